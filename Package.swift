@@ -1,0 +1,41 @@
+// swift-tools-version: 6.0
+// NavigationNotifier head-unit firmware.
+//
+// One module per layer. Everything under Sources/ compiles both as normal
+// Swift (host build, tests) and as Embedded Swift for aarch64 (the firmware):
+// no Foundation, typed throws, no non-class existentials.
+import PackageDescription
+
+/// C libraries, reached through module maps (Sources/C*/module.modulemap).
+let cModules: [Target] = [
+    .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+    .systemLibrary(name: "CBlueZ", path: "Sources/CBlueZ"),
+    .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+    .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
+    .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm"),
+    .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+]
+
+let package = Package(
+    name: "NavigationNotifier",
+    products: [
+        .executable(name: "headunit", targets: ["headunit"]),
+    ],
+    targets: cModules + [
+        // Bytes, UUIDs, addresses, time and logging shared by every layer.
+        .target(name: "BluetoothCore"),
+        // Sans-I/O protocol layers.
+        .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // Linux platform layer: poll(2) loop, transports, files, btsnoop.
+        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
+        // The program.
+        .target(name: "HeadUnit", dependencies: ["BluetoothCore", "HCI", "Platform"]),
+        .executableTarget(name: "headunit", dependencies: ["HeadUnit"]),
+
+        .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

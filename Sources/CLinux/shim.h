@@ -1,0 +1,69 @@
+// The POSIX and Linux interfaces the platform layer uses. Swift cannot call
+// variadic C functions or read macros such as errno, so small inline
+// wrappers give them fixed signatures.
+#ifndef NN_CLINUX_SHIM_H
+#define NN_CLINUX_SHIM_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <termios.h>
+#include <netdb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <linux/input.h>
+
+static inline int nn_errno(void) { return errno; }
+static inline void nn_set_errno(int value) { errno = value; }
+static inline int nn_open(const char *path, int flags, unsigned mode) { return open(path, flags, (mode_t)mode); }
+static inline int nn_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
+static inline int nn_ioctl_int(int fd, unsigned long request, long arg) { return ioctl(fd, request, arg); }
+static inline int nn_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+
+/// Blocks SIGINT and SIGTERM and returns a signalfd that reports them, so a
+/// shutdown request arrives through the poll loop like any other input.
+static inline int nn_termination_signalfd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+static inline void nn_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+static inline int64_t nn_monotonic_microseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline int64_t nn_realtime_microseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline FILE *nn_stderr(void) { return stderr; }
+static inline FILE *nn_stdout(void) { return stdout; }
+
+#endif

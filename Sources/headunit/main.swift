@@ -1,0 +1,3 @@
+import HeadUnit
+
+print("headunit \(Version.string)")
