@@ -86,6 +86,8 @@ public final class Host {
         var deadline: Instant = .zero
     }
     private var commandCredits = 1
+    /// When the controller last left us with commands queued and no credit.
+    private var creditsExhaustedAt: Instant?
     private var commandQueue: [PendingCommand] = []
     private var inFlight: [PendingCommand] = []
 
@@ -160,6 +162,9 @@ public final class Host {
     public var nextDeadline: Instant? {
         var deadline = recoveryAt
         for pending in inFlight { deadline = earliest(deadline, pending.deadline) }
+        if let since = creditsExhaustedAt {
+            deadline = earliest(deadline, since.adding(milliseconds: configuration.commandTimeoutMilliseconds))
+        }
         return deadline
     }
 
@@ -174,6 +179,9 @@ public final class Host {
             let opcode = stuck.command.opcode
             Log.error("hci", "controller did not answer \(opcode) within \(configuration.commandTimeoutMilliseconds) ms")
             recover(reason: "controller did not answer \(opcode)")
+        } else if let since = creditsExhaustedAt, since.adding(milliseconds: configuration.commandTimeoutMilliseconds) <= now {
+            Log.error("hci", "controller granted no command credit for \(configuration.commandTimeoutMilliseconds) ms")
+            recover(reason: "controller granted no command credit")
         }
     }
 
@@ -388,14 +396,19 @@ public final class Host {
     }
 
     private func pumpCommands() {
-        // With nothing in flight a controller that granted 0 credits would
-        // stall us forever; the spec lets the host send one command then.
-        while !commandQueue.isEmpty, commandCredits > 0 || inFlight.isEmpty {
+        while !commandQueue.isEmpty, commandCredits > 0 {
             var pending = commandQueue.removeFirst()
             pending.deadline = now.adding(milliseconds: configuration.commandTimeoutMilliseconds)
-            commandCredits = max(0, commandCredits - 1)
+            commandCredits -= 1
             inFlight.append(pending)
             transmit(pending.command.packet)
+        }
+        // Zero credits with nothing in flight is legal (a NOP will grant
+        // more), but a controller that never does is as stuck as a silent one.
+        if commandQueue.isEmpty || !inFlight.isEmpty {
+            creditsExhaustedAt = nil
+        } else if creditsExhaustedAt == nil {
+            creditsExhaustedAt = now
         }
     }
 
@@ -591,6 +604,7 @@ public final class Host {
         inFlight.removeAll()
         commandQueue.removeAll()
         commandCredits = 1
+        creditsExhaustedAt = nil
         if failCommands {
             for pending in failed { pending.completion?(.notAnswered) }
         }
