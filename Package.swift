@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]
