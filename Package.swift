@@ -26,6 +26,9 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // Sans-I/O protocol layers.
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
@@ -34,6 +37,9 @@ let package = Package(
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
