@@ -5,7 +5,7 @@ import BluetoothCore
 /// rather than an enum so every byte a peer may send has a value; compare
 /// with the named constants (`case .insufficientAuthentication:` works in a
 /// switch).
-public struct ATTErrorCode: Hashable, CustomStringConvertible {
+public struct ATTErrorCode: Error, Hashable, CustomStringConvertible {
     public let rawValue: UInt8
 
     public init(_ rawValue: UInt8) { self.rawValue = rawValue }
