@@ -32,13 +32,10 @@ extension GATTBearer {
     }
 
     /// The descriptors between the characteristic's value and its end.
+    /// With no handle between them there is nothing to ask: it completes
+    /// at once with none.
     public func discoverDescriptors(of characteristic: GATTCharacteristic, _ completion: @escaping GATTCompletion<[GATTDescriptor]>) {
-        guard let range = characteristic.descriptorRange else {
-            // No handle left for a descriptor: nothing to ask, but keep the
-            // order with requests queued before this one.
-            enqueue(.discoverDescriptors(range: AttributeHandleRange(start: .last, end: .last), next: .last, found: [], { _ in }))
-            return completion(.success([]))
-        }
+        guard let range = characteristic.descriptorRange else { return completion(.success([])) }
         discoverDescriptors(in: range, completion)
     }
 
