@@ -100,8 +100,9 @@ public final class GATTDatabase {
     // MARK: Database Hash (Core Vol 3 Part G 7.3)
 
     /// The bytes the hash is computed over: handle, type and value of every
-    /// service, include and characteristic declaration; handle and type of
-    /// the standard descriptors; characteristic values are left out.
+    /// service, include and characteristic declaration and of Characteristic
+    /// Extended Properties; handle and type of the other standard
+    /// descriptors; characteristic values are left out.
     public func databaseHashInput() -> [UInt8] {
         var w = ByteWriter(capacity: attributes.count * 8)
         for attribute in attributes {
@@ -111,7 +112,7 @@ public final class GATTDatabase {
             guard declaration || GATTUUID.hashedDescriptors.contains(type), let short = type.shortValue else { continue }
             w.u16(attribute.handle.value)
             w.u16(short)
-            if declaration { w.append(attribute.value) }
+            if declaration || type == GATTUUID.characteristicExtendedProperties { w.append(attribute.value) }
         }
         return w.bytes
     }
