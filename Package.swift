@@ -26,6 +26,9 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // Sans-I/O protocol layers.
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
@@ -36,6 +39,9 @@ let package = Package(
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
