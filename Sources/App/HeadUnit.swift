@@ -1,0 +1,210 @@
+import ATT
+import BluetoothCore
+import GATT
+import HCI
+import L2CAP
+import Pairing
+import Platform
+
+/// The running head unit: one event loop driving the HCI host, L2CAP, a
+/// GATT bearer per link and the pairing routine, with the event log and the
+/// state files. Every input ends in `pump()`, which moves what each layer
+/// produced to the next one until nothing is left, then arms one timer for
+/// the earliest deadline of any layer.
+final class HeadUnit {
+    struct Options {
+        var spec: TransportSpec
+        var stateDirectory: String
+        var tracePath: String?
+        var eventsPath: String?
+    }
+
+    let loop: EventLoop
+    let driver: HCIDriver
+    let events: EventLog
+    let store: PairingStore
+    let pairing: PairingRoutine
+    private var host: Host { driver.host }
+    private var l2cap = L2CAPLayer()
+    private let database: GATTDatabase
+    private var bearers: [ConnectionHandle: GATTBearer] = [:]
+    private var phones: [ConnectionHandle: NavigationNotifierClient] = [:]
+    private var advertisers = Advertisers()
+    /// The scan the pairing routine wants; applied whenever the controller is ready.
+    private var wantedScan: ScanDuty?
+    private var started = false
+    private var timer: EventLoop.TimerID?
+    private var pumping = false
+
+    init(options: Options) throws(SystemError) {
+        loop = try EventLoop()
+        driver = HCIDriver(spec: options.spec, loop: loop)
+        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
+        events = EventLog(path: options.eventsPath)
+        let files = StateFiles(directory: options.stateDirectory)
+        try files.prepare()
+        store = PairingStore(files: files)
+        let clientName = store.clientName()
+        pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
+        database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
+        Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
+        driver.onEvent = { [unowned self] event in self.handle(event) }
+    }
+
+    func run() {
+        events.state(pairing.state)
+        driver.start()
+        loop.run()
+        driver.shutdown()
+    }
+
+    // MARK: - Host events
+
+    private func handle(_ event: HostEvent) {
+        let now = Clock.now()
+        switch event {
+        case .ready:
+            if !started {
+                started = true
+                pairing.start(now: now)
+            } else if let duty = wantedScan {
+                startScan(duty)
+            }
+        case .controllerReset(let reason):
+            events.error("controller", reason)
+        case .advertisingReport(let report):
+            guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            pairing.advertiserSeen(entry.address, connectable: entry.connectable,
+                                   advertisesService: entry.isNavigationNotifierPhone, now: now)
+        case .connected(let link):
+            l2cap.linkConnected(L2CAPLink(handle: link.handle, role: link.role, peer: link.peer))
+            let bearer = GATTBearer(handle: link.handle, database: database)
+            bearers[link.handle] = bearer
+            phones[link.handle] = NavigationNotifierClient(bearer: bearer)
+            // 32-byte names need an ATT_MTU of at least 35: exchange first.
+            bearer.exchangeMTU()
+            pairing.connected(link.handle, peer: link.peer, now: now)
+        case let .connectionFailed(peer, _):
+            pairing.connectionFailed(peer: peer, now: now)
+        case let .disconnected(handle, reason):
+            Log.info("headunit", "link \(handle) down: \(reason)")
+            bearers.removeValue(forKey: handle)?.close()
+            phones[handle] = nil
+            l2cap.linkDisconnected(handle)
+            pairing.disconnected(handle, now: now)
+        case let .l2capFrame(handle, frame):
+            l2cap.receive(frame, on: handle)
+        case .connectionUpdated, .dataLengthChanged, .encryptionChanged, .encryptionKeyRefreshed,
+             .longTermKeyRequest, .commandFailed:
+            break
+        }
+        pump()
+    }
+
+    // MARK: - Moving work between layers
+
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        let now = Clock.now()
+        var progressed = true
+        while progressed {
+            progressed = false
+            while let action = pairing.pollAction() {
+                perform(action)
+                progressed = true
+            }
+            for (handle, bearer) in bearers {
+                while let pdu = bearer.pollTransmit(now: now) {
+                    l2cap.send(pdu, on: handle, channel: .att)
+                    progressed = true
+                }
+                while let event = bearer.pollEvent() {
+                    progressed = true
+                    switch event {
+                    case .transactionTimeout:
+                        Log.error("gatt", "ATT transaction timeout on \(handle); disconnecting")
+                        host.disconnect(handle)
+                    case .mtuChanged(let mtu):
+                        Log.debug("gatt", "ATT_MTU on \(handle) is \(mtu)")
+                    }
+                }
+            }
+            while let event = l2cap.pollEvent() {
+                progressed = true
+                switch event {
+                case let .transmit(handle, frame):
+                    host.sendL2CAP(frame, on: handle)
+                case let .att(handle, pdu):
+                    bearers[handle]?.receive(pdu)
+                case let .smp(handle, _):
+                    Log.debug("smp", "SMP PDU on \(handle) not handled yet")
+                case let .updateConnectionParameters(handle, parameters):
+                    host.send(.leConnectionUpdate(handle, parameters))
+                }
+            }
+        }
+        driver.flush()
+        armTimer()
+    }
+
+    private func armTimer() {
+        var deadline = pairing.nextDeadline
+        for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
+        loop.reschedule(&timer, at: deadline) { [unowned self] in
+            self.timer = nil
+            let now = Clock.now()
+            self.pairing.handleTimeout(now: now)
+            for bearer in self.bearers.values { bearer.handleTimeout(now: now) }
+            self.pump()
+        }
+    }
+
+    private func perform(_ action: PairingAction) {
+        let now = Clock.now()
+        switch action {
+        case .startScanning(let duty):
+            wantedScan = duty
+            advertisers = Advertisers()
+            if host.isReady { startScan(duty) }
+        case .stopScanning:
+            wantedScan = nil
+            host.stopScanning()
+        case .connect(let address):
+            host.connect(to: address)
+        case .cancelConnect:
+            host.cancelConnect()
+        case .disconnect(let handle):
+            host.disconnect(handle)
+        case .readServerName(let handle):
+            phones[handle]?.readServerName { [unowned self] r in self.pairing.serverNameRead(handle, r, now: Clock.now()) }
+        case .readPairedClientName(let handle):
+            phones[handle]?.readPairedClientName { [unowned self] r in self.pairing.pairedClientNameRead(handle, r, now: Clock.now()) }
+        case let .writePairedClientName(handle, name):
+            phones[handle]?.writePairedClientName(name) { [unowned self] r in self.pairing.writeCompleted(handle, r, now: Clock.now()) }
+        case .subscribePairedClientName(let handle):
+            phones[handle]?.subscribePairedClientName(onValue: { [unowned self] value in
+                self.pairing.pairedClientNameChanged(handle, value, now: Clock.now())
+            }) { [unowned self] r in self.pairing.subscribeCompleted(handle, r, now: Clock.now()) }
+        case .remember(let server):
+            store.remember(server)
+        case .forget(let server):
+            Log.info("headunit", "forgetting \(server)")
+            store.forgetServer()
+        case .stateChanged(let state):
+            Log.info("headunit", "state: \(state.text)")
+            events.state(state)
+        case let .serverAccepted(handle, server):
+            Log.info("headunit", "\(server) accepted on \(handle)")
+        }
+        _ = now
+    }
+
+    private func startScan(_ duty: ScanDuty) {
+        switch duty {
+        case .fast: host.startScanning(active: true, interval: 0x0060, window: 0x0030)
+        case .slow: host.startScanning(active: true, interval: 0x0800, window: 0x0030)
+        }
+    }
+}
