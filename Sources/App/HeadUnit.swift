@@ -17,6 +17,7 @@ final class HeadUnit {
         var stateDirectory: String
         var tracePath: String?
         var eventsPath: String?
+        var consoleDevice: String?
     }
 
     let loop: EventLoop
@@ -35,6 +36,8 @@ final class HeadUnit {
     private var started = false
     private var timer: EventLoop.TimerID?
     private var pumping = false
+    private var console: Console?
+    private let startedAt = Clock.now()
 
     init(options: Options) throws(SystemError) {
         loop = try EventLoop()
@@ -49,6 +52,65 @@ final class HeadUnit {
         database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
         Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
         driver.onEvent = { [unowned self] event in self.handle(event) }
+        loop.onTerminationSignal = { [unowned self] in self.shutDownGracefully() }
+        if let device = options.consoleDevice {
+            do {
+                let c = try Console(device: device, loop: loop)
+                c.onCommand = { [unowned self] command in self.consoleCommand(command) }
+                console = c
+            } catch {
+                Log.error("console", "\(error); running without a console")
+            }
+        }
+    }
+
+    /// SIGINT/SIGTERM: end links politely so the phone knows at once, then stop.
+    private func shutDownGracefully() {
+        let links = host.links.keys.sorted()
+        guard !links.isEmpty else {
+            loop.stop()
+            return
+        }
+        for handle in links { host.disconnect(handle, reason: .remoteUserTerminated) }
+        driver.flush()
+        loop.schedule(at: Clock.now().adding(milliseconds: 500)) { [unowned self] in self.loop.stop() }
+    }
+
+    // MARK: - Console
+
+    private func consoleCommand(_ command: ConsoleCommand) {
+        let now = Clock.now()
+        switch command {
+        case .status:
+            console?.say(statusText())
+        case .scan, .connect:
+            pairing.discover(now: now)
+        case .disconnect:
+            pairing.userDisconnect(now: now)
+        case .unpair:
+            pairing.userUnpair(now: now)
+        case .version:
+            console?.say("headunit \(Version.string)")
+        case .log(let name):
+            if let level = LogLevel(name: name) { Log.level = level }
+        case .help, .empty, .invalid:
+            break
+        }
+        pump()
+    }
+
+    private func statusText() -> String {
+        var lines: [String] = []
+        lines.append("state: \(pairing.state.text)")
+        lines.append("client name: \(pairing.clientName)")
+        lines.append("remembered server: \(pairing.rememberedServer ?? "none")")
+        lines.append("controller: \(host.isReady ? "ready \(host.controller.address)" : "not ready") on \(driver.spec)")
+        for link in host.links.values.sorted(by: { $0.handle < $1.handle }) {
+            let mtu = bearers[link.handle]?.mtu ?? 23
+            lines.append("link \(link.handle): \(link.peer), interval \(link.interval), \(link.encrypted ? "encrypted" : "not encrypted"), ATT_MTU \(mtu)")
+        }
+        lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
+        return lines.joined(separator: "\n")
     }
 
     func run() {

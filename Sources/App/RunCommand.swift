@@ -11,7 +11,8 @@ enum RunCommand {
         let options = HeadUnit.Options(spec: spec,
                                        stateDirectory: args.options["state"] ?? defaultStateDirectory,
                                        tracePath: args.options["trace"],
-                                       eventsPath: args.options["events"])
+                                       eventsPath: args.options["events"],
+                                       consoleDevice: args.options["console"])
         do {
             let unit = try HeadUnit(options: options)
             unit.run()
