@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // Sans-I/O protocol layers.
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
+        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
@@ -34,6 +36,7 @@ let package = Package(
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
