@@ -1,7 +1,7 @@
 import BluetoothCore
 
 /// The Security Manager Protocol codes (Vol 3 Part H 3.3, Table 3.4).
-public enum SMPCode: UInt8 {
+public enum SMPCode: UInt8, CustomStringConvertible {
     case pairingRequest = 0x01
     case pairingResponse = 0x02
     case pairingConfirm = 0x03
@@ -16,6 +16,25 @@ public enum SMPCode: UInt8 {
     case pairingPublicKey = 0x0C
     case pairingDHKeyCheck = 0x0D
     case keypressNotification = 0x0E
+
+    public var description: String {
+        switch self {
+        case .pairingRequest: return "Pairing Request"
+        case .pairingResponse: return "Pairing Response"
+        case .pairingConfirm: return "Pairing Confirm"
+        case .pairingRandom: return "Pairing Random"
+        case .pairingFailed: return "Pairing Failed"
+        case .encryptionInformation: return "Encryption Information"
+        case .centralIdentification: return "Central Identification"
+        case .identityInformation: return "Identity Information"
+        case .identityAddressInformation: return "Identity Address Information"
+        case .signingInformation: return "Signing Information"
+        case .securityRequest: return "Security Request"
+        case .pairingPublicKey: return "Pairing Public Key"
+        case .pairingDHKeyCheck: return "Pairing DHKey Check"
+        case .keypressNotification: return "Keypress Notification"
+        }
+    }
 
     /// The exact PDU length, code octet included. SMP PDUs have fixed sizes:
     /// anything longer or shorter is malformed.
@@ -43,8 +62,8 @@ public enum SMPDecodeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .empty: return "empty PDU"
         case .unknownCode(let c): return "unknown code 0x" + hex(c, digits: 2)
-        case .badLength(let code, let n): return "code 0x" + hex(code.rawValue, digits: 2) + " with \(n) octets"
-        case .reservedValue(let code): return "reserved value in code 0x" + hex(code.rawValue, digits: 2)
+        case .badLength(let code, let n): return "\(code) with \(n) octets instead of \(code.pduLength)"
+        case .reservedValue(let code): return "reserved value in \(code)"
         }
     }
 
