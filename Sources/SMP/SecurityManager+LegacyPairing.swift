@@ -21,7 +21,7 @@ extension SecurityManager {
     /// Mconfirm = c1(TK, Mrand, preq, pres, iat, rat, ia, ra).
     func sendLegacyConfirm(now: Instant) {
         guard var ctx = pairing else { return }
-        guard let nonce = crypto(now, "nonce", { () throws(CryptoError) -> [UInt8] in try random.bytes(16) }) else { return }
+        guard let nonce = freshNonce(now) else { return }
         ctx.localNonce = nonce
         guard let confirm = legacyConfirm(ctx, random: nonce, now: now) else { return }
         pairing = ctx

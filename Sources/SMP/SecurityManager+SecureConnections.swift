@@ -53,7 +53,7 @@ extension SecurityManager {
     func sendPasskeyConfirm(now: Instant) {
         guard var ctx = pairing, let local = ctx.keyPair?.publicKey, let peer = ctx.peerPublicKey,
               let passkey = ctx.passkey else { return }
-        guard let nonce = crypto(now, "nonce", { () throws(CryptoError) -> [UInt8] in try random.bytes(16) }) else { return }
+        guard let nonce = freshNonce(now) else { return }
         ctx.localNonce = nonce
         let r = 0x80 | UInt8(truncatingIfNeeded: (passkey.value >> UInt32(ctx.passkeyRound)) & 1)
         guard let confirm = crypto(now, "f4", { () throws(CryptoError) -> [UInt8] in
@@ -67,18 +67,16 @@ extension SecurityManager {
     func peerConfirm(_ value: [UInt8], now: Instant) {
         guard var ctx = pairing else { return }
         ctx.peerConfirm = value
-        if !ctx.secureConnections || ctx.selection.method == .passkeyEntry {
-            // Our nonce is already committed; reveal it.
-            pairing = ctx
-            phase = .awaitingRandom
-            send(.pairingRandom(ctx.localNonce), now: now)
-            return
+        // Just Works / Numeric Comparison: Na is drawn only now, after the
+        // phone committed to Nb. Passkey rounds and legacy pairing committed
+        // to our nonce already; it is revealed as is.
+        if ctx.secureConnections && ctx.selection.method != .passkeyEntry {
+            guard let nonce = freshNonce(now) else { return }
+            ctx.localNonce = nonce
         }
-        guard let nonce = crypto(now, "nonce", { () throws(CryptoError) -> [UInt8] in try random.bytes(16) }) else { return }
-        ctx.localNonce = nonce
         pairing = ctx
         phase = .awaitingRandom
-        send(.pairingRandom(nonce), now: now)
+        send(.pairingRandom(ctx.localNonce), now: now)
     }
 
     func peerRandom(_ value: [UInt8], now: Instant) {

@@ -16,7 +16,10 @@ import BluetoothCore
 ///  4. Call `handleTimeout(now:)` once `nextDeadline` has passed.
 /// Drop the object when the link goes down.
 public final class SecurityManager {
-    public enum Phase: Equatable {
+    /// The fixed L2CAP channel of the Security Manager Protocol on LE.
+    public static let channelID: UInt16 = 0x0006
+
+    public enum Phase: Equatable, CustomStringConvertible {
         case idle
         /// A pairing waits for the repeated-attempts back-off to pass.
         case waitingToRetry
@@ -33,7 +36,26 @@ public final class SecurityManager {
         /// The SMP timer expired: no more SMP on this link.
         case timedOut
 
-        var isPairing: Bool {
+        public var description: String {
+            switch self {
+            case .idle: return "idle"
+            case .waitingToRetry: return "waiting to retry"
+            case .encryptingWithBond: return "encrypting with bond"
+            case .awaitingPairingResponse: return "awaiting Pairing Response"
+            case .awaitingPublicKey: return "awaiting Pairing Public Key"
+            case .awaitingConfirm: return "awaiting Pairing Confirm"
+            case .awaitingRandom: return "awaiting Pairing Random"
+            case .awaitingPasskeyInput: return "awaiting passkey input"
+            case .awaitingNumericConfirmation: return "awaiting numeric comparison"
+            case .awaitingDHKeyCheck: return "awaiting DHKey Check"
+            case .awaitingEncryption: return "awaiting encryption"
+            case .awaitingKeys: return "awaiting key distribution"
+            case .timedOut: return "timed out"
+            }
+        }
+
+        /// A pairing procedure is running (the SMP timer is armed).
+        public var isPairing: Bool {
             switch self {
             case .idle, .waitingToRetry, .encryptingWithBond, .timedOut: return false
             default: return true
@@ -285,7 +307,8 @@ public final class SecurityManager {
         do {
             pdu = try SMPPDU.decode(bytes)
         } catch {
-            Log.warning("smp", "malformed PDU from \(peerAddress): \(error) [\(hexString(bytes))]")
+            // The bytes themselves may hold key material: log only their shape.
+            Log.warning("smp", "malformed PDU from \(peerAddress): \(error)")
             if phase.isPairing {
                 fail(error.failureReason, now: now)
             } else if case .unknownCode = error {
@@ -421,6 +444,11 @@ public final class SecurityManager {
             fail(.unspecifiedReason, now: now)
             return nil
         }
+    }
+
+    /// A 128-bit nonce (Na, Nai, Mrand); nil after aborting the pairing.
+    func freshNonce(_ now: Instant) -> [UInt8]? {
+        crypto(now, "nonce", { () throws(CryptoError) -> [UInt8] in try random.bytes(16) })
     }
 
     static func isKeyDistribution(_ pdu: SMPPDU) -> Bool {

@@ -283,16 +283,19 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
 }
 
 @Suite struct ProtocolOrderTests {
+    /// A phone's Pairing Response for SC Passkey Entry (KeyboardDisplay, MITM, bonding).
+    static let passkeyResponse = SMPPDU.pairingResponse(PairingFeatures(
+        ioCapability: .keyboardDisplay,
+        authReq: AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true),
+        initiatorKeys: .identityKey, responderKeys: .identityKey)).encoded()
+
     /// A central that has sent its Pairing Request and received the phone's
     /// Pairing Response (SC, passkey), now waiting for the public key.
     func centralAwaitingPublicKey() throws -> SecurityManager {
         let central = makeCentral()
         central.secure(now: .zero)
         _ = central.drainOutputs()
-        let response = PairingFeatures(ioCapability: .keyboardDisplay,
-                                       authReq: AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true),
-                                       initiatorKeys: .identityKey, responderKeys: .identityKey)
-        central.receive(SMPPDU.pairingResponse(response).encoded(), now: .zero)
+        central.receive(ProtocolOrderTests.passkeyResponse, now: .zero)
         let outputs = central.drainOutputs()
         guard case .send(let bytes)? = outputs.first, case .pairingPublicKey? = try? SMPPDU.decode(bytes) else {
             Issue.record("no public key sent")
@@ -404,10 +407,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         let central = makeCentral()
         central.secure(now: .zero)
         _ = central.drainOutputs()
-        let response = PairingFeatures(ioCapability: .keyboardDisplay,
-                                       authReq: AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true),
-                                       initiatorKeys: .identityKey, responderKeys: .identityKey)
-        central.receive(SMPPDU.pairingResponse(response).encoded(), now: Instant(milliseconds: 20_000))
+        central.receive(ProtocolOrderTests.passkeyResponse, now: Instant(milliseconds: 20_000))
         #expect(central.nextDeadline == Instant(milliseconds: 50_000))
     }
 }
@@ -468,6 +468,32 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
 }
 
 @Suite struct BondedEncryptionTests {
+    /// First pairing, the bond stored and loaded again, the phone back with
+    /// a new resolvable private address: recognised by its IRK, encrypted
+    /// with the stored key, no new pairing.
+    @Test func reconnectAfterAddressRotationUsesTheStoredBond() throws {
+        let phone = try makePhone()
+        var h = PairingHarness(central: makeCentral(), phone: phone)
+        h.central.secure(now: h.now)
+        try h.run()
+        let bond = try #require(h.outcome?.bond)
+        let stored = try BondRecord.decode(bond.encoded())
+
+        let rotated = try phone.irk.resolvablePrivateAddress(prand: RandomSource.system.bytes(3))
+        #expect(rotated != phoneRPA)
+        let found = try #require(BondRecord.find(rotated, in: [BondRecordTests.minimal, stored]))
+        let central = SecurityManager(configuration: PairingConfiguration(localIdentity: headUnitIdentity),
+                                      localAddress: headUnitAddress, peerAddress: rotated, bond: found)
+        central.secure(now: .zero)
+        let outputs = central.drainOutputs()
+        #expect(outputs.count == 1)
+        guard case .startEncryption(let ltk, let ediv, let rand)? = outputs.first else {
+            Issue.record("no startEncryption")
+            return
+        }
+        #expect(ltk.bytes == phone.ltk && ediv == 0 && rand == 0)
+    }
+
     func storedBond(authenticated: Bool = true) -> BondRecord {
         BondRecord(peerIdentityAddress: BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!,
                    peerIRK: IdentityResolvingKey(bytes: spec("0102030405060708090a0b0c0d0e0f10")),
