@@ -175,6 +175,39 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(limiter.consecutiveFailures(phoneRPA) == 0)
     }
 
+    @Test func passkeyShownByThePhoneIsTypedOnTheHeadUnit() throws {
+        let central = makeCentral(PairingConfiguration(ioCapability: .keyboardDisplay))
+        let phone = try makePhone()
+        phone.ioCapability = .displayOnly
+        phone.typedPasskey = Passkey(4_711)  // what the phone shows
+        var h = PairingHarness(central: central, phone: phone)
+        central.secure(now: h.now)
+        try h.run()
+        #expect(central.phase == .awaitingPasskeyInput)
+        guard case .requestPasskey? = h.events.last else {
+            Issue.record("no passkey request")
+            return
+        }
+        central.enterPasskey(Passkey(4_711), now: h.now)
+        try h.run()
+        #expect(h.failures.isEmpty)
+        #expect(h.outcome?.method == .passkeyEntry && h.outcome?.mitm == true)
+        #expect(Passkey(4_711)?.text == "004711")
+    }
+
+    @Test func cancelledPasskeyInputFailsPairing() throws {
+        let central = makeCentral(PairingConfiguration(ioCapability: .keyboardOnly))
+        let phone = try makePhone()
+        phone.ioCapability = .displayOnly
+        var h = PairingHarness(central: central, phone: phone)
+        central.secure(now: h.now)
+        try h.run()
+        central.enterPasskey(nil, now: h.now)
+        try h.run()
+        #expect(phone.failedWith == .passkeyEntryFailed)
+        #expect(h.failures == [.local(.passkeyEntryFailed)])
+    }
+
     @Test func passkeyGuessingPhoneIsCaughtByOurConfirmCheck() throws {
         let central = makeCentral()
         let phone = try makePhone()
