@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
+        // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
+        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
@@ -42,6 +44,7 @@ let package = Package(
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
