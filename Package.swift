@@ -36,7 +36,7 @@ let package = Package(
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "Pairing", "Platform"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),

@@ -5,6 +5,7 @@ import HCI
 import L2CAP
 import Pairing
 import Platform
+import SMP
 
 /// The running head unit: one event loop driving the HCI host, L2CAP, a
 /// GATT bearer per link and the pairing routine, with the event log and the
@@ -24,12 +25,19 @@ final class HeadUnit {
     let driver: HCIDriver
     let events: EventLog
     let store: PairingStore
+    let bonds: BondStore
     let pairing: PairingRoutine
     private var host: Host { driver.host }
     private var l2cap = L2CAPLayer()
     private let database: GATTDatabase
     private var bearers: [ConnectionHandle: GATTBearer] = [:]
     private var phones: [ConnectionHandle: NavigationNotifierClient] = [:]
+    private var security: [ConnectionHandle: SecurityManager] = [:]
+    /// The SERVER NAME of the phone on each accepted link.
+    private var servers: [ConnectionHandle: String] = [:]
+    /// Shared by every link: repeated failures with one phone back off.
+    private let attempts = PairingAttemptLimiter()
+    private var pairingConfiguration = PairingConfiguration()
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
@@ -47,6 +55,7 @@ final class HeadUnit {
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
         store = PairingStore(files: files)
+        bonds = BondStore(files: files)
         let clientName = store.clientName()
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
         database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
@@ -152,12 +161,17 @@ final class HeadUnit {
             Log.info("headunit", "link \(handle) down: \(reason)")
             bearers.removeValue(forKey: handle)?.close()
             phones[handle] = nil
+            security[handle] = nil
+            servers[handle] = nil
             l2cap.linkDisconnected(handle)
             pairing.disconnected(handle, now: now)
         case let .l2capFrame(handle, frame):
             l2cap.receive(frame, on: handle)
-        case .connectionUpdated, .dataLengthChanged, .encryptionChanged, .encryptionKeyRefreshed,
-             .longTermKeyRequest, .commandFailed:
+        case let .encryptionChanged(handle, status, enabled):
+            encryptionChanged(handle, status: status, enabled: enabled)
+        case let .encryptionKeyRefreshed(handle, status):
+            encryptionChanged(handle, status: status, enabled: true)
+        case .connectionUpdated, .dataLengthChanged, .longTermKeyRequest, .commandFailed:
             break
         }
         pump()
@@ -193,6 +207,12 @@ final class HeadUnit {
                     }
                 }
             }
+            for (handle, sm) in security {
+                while let output = sm.pollOutput() {
+                    progressed = true
+                    perform(output, on: handle, sm)
+                }
+            }
             while let event = l2cap.pollEvent() {
                 progressed = true
                 switch event {
@@ -200,8 +220,12 @@ final class HeadUnit {
                     host.sendL2CAP(frame, on: handle)
                 case let .att(handle, pdu):
                     bearers[handle]?.receive(pdu)
-                case let .smp(handle, _):
-                    Log.debug("smp", "SMP PDU on \(handle) not handled yet")
+                case let .smp(handle, pdu):
+                    if let sm = security[handle] {
+                        sm.receive(pdu, now: now)
+                    } else {
+                        Log.info("smp", "SMP PDU on \(handle) before the phone was accepted; ignored")
+                    }
                 case let .updateConnectionParameters(handle, parameters):
                     host.send(.leConnectionUpdate(handle, parameters))
                 }
@@ -214,11 +238,13 @@ final class HeadUnit {
     private func armTimer() {
         var deadline = pairing.nextDeadline
         for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
+        for sm in security.values { deadline = earliest(deadline, sm.nextDeadline) }
         loop.reschedule(&timer, at: deadline) { [unowned self] in
             self.timer = nil
             let now = Clock.now()
             self.pairing.handleTimeout(now: now)
             for bearer in self.bearers.values { bearer.handleTimeout(now: now) }
+            for sm in self.security.values { sm.handleTimeout(now: now) }
             self.pump()
         }
     }
@@ -252,15 +278,102 @@ final class HeadUnit {
         case .remember(let server):
             store.remember(server)
         case .forget(let server):
-            Log.info("headunit", "forgetting \(server)")
+            Log.info("headunit", "forgetting \(server) and its bond")
             store.forgetServer()
+            bonds.delete(for: server)
         case .stateChanged(let state):
             Log.info("headunit", "state: \(state.text)")
             events.state(state)
         case let .serverAccepted(handle, server):
             Log.info("headunit", "\(server) accepted on \(handle)")
+            startSecurity(handle, server: server)
         }
         _ = now
+    }
+
+    // MARK: - Security
+
+    private func startSecurity(_ handle: ConnectionHandle, server: String) {
+        guard let link = host.links[handle] else { return }
+        servers[handle] = server
+        var configuration = pairingConfiguration
+        if let irk = bonds.localIRK() {
+            configuration.localIdentity = LocalIdentity(irk: irk, address: host.controller.address)
+        }
+        let bond = bonds.bond(for: server)
+        let sm = SecurityManager(configuration: configuration, localAddress: host.controller.address,
+                                 peerAddress: link.peer, bond: bond, limiter: attempts)
+        security[handle] = sm
+        sm.secure(now: Clock.now())
+    }
+
+    private func encryptionChanged(_ handle: ConnectionHandle, status: HCIStatus, enabled: Bool) {
+        guard let sm = security[handle] else { return }
+        guard status.isSuccess else {
+            sm.encryptionFailed(status: status.code, now: Clock.now())
+            return
+        }
+        guard enabled else {
+            sm.encryptionChanged(enabled: false, keySize: nil, now: Clock.now())
+            return
+        }
+        // The key size decides whether the link is usable (KNOB): ask the controller.
+        host.send(.readEncryptionKeySize(handle)) { [unowned self] result in
+            var keySize: UInt8? = nil
+            if case .complete(let p) = result, p.count >= 4, p[0] == 0 { keySize = p[3] }
+            self.security[handle]?.encryptionChanged(enabled: true, keySize: keySize, now: Clock.now())
+            self.pump()
+        }
+    }
+
+    private func perform(_ output: SecurityManagerOutput, on handle: ConnectionHandle, _ sm: SecurityManager) {
+        let server = servers[handle]
+        switch output {
+        case .send(let pdu):
+            l2cap.send(pdu, on: handle, channel: .smp)
+        case .displayPasskey(let passkey):
+            Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
+            events.emit("passkey") { $0.field("passkey", passkey.text) }
+            console?.say("passkey: \(passkey.text)")
+        case .requestPasskey:
+            // We never claim a keyboard; a phone that asks anyway is refused.
+            sm.enterPasskey(nil, now: Clock.now())
+        case .confirmNumericComparison(let value):
+            events.emit("numeric_comparison") { $0.field("value", value.text) }
+            console?.say("confirm \(value.text) on both screens")
+        case let .startEncryption(ltk, ediv, rand):
+            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned self] result in
+                if case .pending(let status) = result, !status.isSuccess {
+                    self.security[handle]?.encryptionFailed(status: status.code, now: Clock.now())
+                    self.pump()
+                }
+            }
+        case .paired(let outcome):
+            Log.info("smp", "paired with \(server ?? "the phone") by \(outcome.method.eventName), key size \(outcome.keySize)")
+            events.emit("paired") { j in
+                j.field("server", server)
+                j.field("method", outcome.method.eventName)
+                j.field("secure_connections", outcome.secureConnections)
+                j.field("mitm", outcome.mitm)
+            }
+            if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+        case .encrypted(let linkSecurity):
+            Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
+            events.emit("encrypted") { j in
+                j.field("server", server)
+                j.field("bonded", linkSecurity.bonded)
+            }
+        case .failed(let failure):
+            Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
+            events.error("pairing", failure.description)
+            if failure == .tooManyAttempts {
+                events.error("pairing", "Remove the pairing on the phone and on the head unit, then pair again")
+            }
+        case .staleBond:
+            Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
+            if let server { bonds.delete(for: server) }
+            events.error("bond", "Phone forgot this head unit: pair again")
+        }
     }
 
     private func startScan(_ duty: ScanDuty) {
