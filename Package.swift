@@ -32,10 +32,23 @@ let package = Package(
         .target(name: "HeadUnit", dependencies: ["BluetoothCore", "HCI", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["HeadUnit"]),
 
+        // Software renderer and FreeType text (sans-I/O: draws into memory).
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"]),
+        // The head-unit screens, drawn from a plain ScreenModel value.
+        .target(name: "Screens", dependencies: ["Graphics"]),
+        // Linux display outputs: DRM/KMS, fbdev, PNG files.
+        .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
+        // Rendering benchmark (not part of the firmware).
+        .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
+                          path: "Benchmarks/RenderBench"),
+
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
     ],
     swiftLanguageModes: [.v5]
 )
