@@ -46,8 +46,11 @@ public struct Path {
     /// angles turn clockwise on screen), both ends included.
     public static func arcPoints(center: PointF, radius: Float, start: Float, end: Float) -> [PointF] {
         let sweep = end - start
-        let length = abs(sweep) * radius
-        let steps = max(2, min(256, Int(length / 2.5) + 2))
+        // Enough segments for a smooth curve once shapes drawn in a unit
+        // square are scaled up (64 per turn), more for large pixel radii.
+        let byAngle = Int(abs(sweep) / (2 * Trig.pi) * 64) + 2
+        let byLength = Int(abs(sweep) * radius / 2.5) + 2
+        let steps = max(4, min(512, max(byAngle, byLength)))
         var out: [PointF] = []
         out.reserveCapacity(steps + 1)
         for i in 0...steps {
