@@ -42,14 +42,9 @@ public final class Fonts {
         }
         self.library = library
         cache = GlyphCache(budget: glyphCacheBytes)
-        do {
-            faces.append(try FontFace(library: library, path: regular))
-            faces.append(try FontFace(library: library, path: bold))
-        } catch {
-            faces.removeAll()
-            FT_Done_FreeType(library)
-            throw error
-        }
+        // On a throw the object is already complete, so deinit releases the library.
+        faces.append(try FontFace(library: library, path: regular))
+        faces.append(try FontFace(library: library, path: bold))
         for path in fallbacks {
             do {
                 faces.append(try FontFace(library: library, path: path))

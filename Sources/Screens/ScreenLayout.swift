@@ -75,8 +75,7 @@ public struct ScreenLayout: Equatable {
         if size.isPortrait && counterCount > 0 {
             // Too narrow for state, counters and clock on one row: the
             // counters get a row of their own.
-            let rowH = px(44)
-            counters = Rect(x: m, y: barH - px(6), width: w - 2 * m, height: rowH)
+            counters = Rect(x: m, y: barH, width: w - 2 * m, height: px(40))
             stateText = Rect(x: m, y: 0, width: clock.x - px(12) - m, height: barH)
             statusBar.height = counters.maxY
         } else {

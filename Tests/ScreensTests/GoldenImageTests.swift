@@ -28,11 +28,13 @@ import Graphics
         #expect(ref.width == canvas.width && ref.height == canvas.height, "\(name): size differs")
         guard ref.width == canvas.width && ref.height == canvas.height else { return }
         var differing = 0
+        func channel(_ v: UInt32, _ shift: UInt32) -> Int { Int((v >> shift) & 0xFF) }
         for i in 0..<ref.pixels.count {
             let a = ref.pixels[i], b = canvas.pixels[i]
-            for shift in [0, 8, 16] as [UInt32] {
-                let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
-                if d > 40 { differing += 1; break }
+            if a & 0xFFFFFF == b & 0xFFFFFF { continue }
+            if abs(channel(a, 0) - channel(b, 0)) > 40 || abs(channel(a, 8) - channel(b, 8)) > 40
+                || abs(channel(a, 16) - channel(b, 16)) > 40 {
+                differing += 1
             }
         }
         let allowed = ref.pixels.count / 200
