@@ -40,14 +40,14 @@ let package = Package(
         .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).
         .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
-                          path: "Benchmarks/RenderBench"),
+                          path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
     ],
     swiftLanguageModes: [.v5]

@@ -153,11 +153,13 @@ extension Canvas {
         }
     }
 
+    /// One row crossing the corner arcs: per-pixel coverage only within the
+    /// corner columns; between them coverage depends on the row alone.
     @inline(__always)
     private func cornerRow(y: Int, r: Rect, rad: Float, left: Float, right: Float, dy rawDy: Float, band: Int, color: Color) {
         let dy = max(0, rawDy)
         let dy2 = dy * dy
-        blendSpan(y: y, from: r.x, to: r.maxX, color: color) { x in
+        let coverage: (Int) -> UInt32 = { x in
             let px = Float(x) + 0.5
             var dx: Float = 0
             if px < left { dx = left - px } else if px > right { dx = px - right }
@@ -167,6 +169,18 @@ extension Canvas {
             if cov >= 1 { return 255 }
             return UInt32(cov * 255 + 0.5)
         }
+        let leftEnd = min(r.x + band, r.maxX)
+        let rightStart = max(r.maxX - band, leftEnd)
+        blendSpan(y: y, from: r.x, to: leftEnd, color: color, coverage: coverage)
+        if rightStart > leftEnd {
+            let mid = coverage(leftEnd)
+            if mid >= 255 && color.isOpaque {
+                fill(Rect(x: leftEnd, y: y, width: rightStart - leftEnd, height: 1), color)
+            } else if mid > 0 {
+                blendSpan(y: y, from: leftEnd, to: rightStart, color: color) { _ in mid }
+            }
+        }
+        blendSpan(y: y, from: rightStart, to: r.maxX, color: color, coverage: coverage)
     }
 
     /// A filled anti-aliased disc.

@@ -9,6 +9,8 @@ public final class ScreenRenderer {
     private var lastLayout: ScreenLayout?
     /// What the last renders drew, region by region.
     public private(set) var elements: [DrawnElement] = []
+    /// Maneuver arrows in unit coordinates, built once each.
+    private var maneuverIcons: [Maneuver: Path] = [:]
 
     public init(fonts: Fonts) { self.fonts = fonts }
 
@@ -90,22 +92,29 @@ public final class ScreenRenderer {
 
     private func drawAll(_ model: ScreenModel, _ layout: ScreenLayout, _ theme: Theme, _ canvas: Canvas) {
         var ignored = Damage()
-        redraw(.state, model, layout, theme, canvas, &ignored)
-        redraw(.counters, model, layout, theme, canvas, &ignored)
-        redraw(.clock, model, layout, theme, canvas, &ignored)
+        redraw(.state, model, layout, theme, canvas, &ignored, clear: false)
+        redraw(.counters, model, layout, theme, canvas, &ignored, clear: false)
+        redraw(.clock, model, layout, theme, canvas, &ignored, clear: false)
         switch layout.kind {
         case .cards:
             canvas.fillRoundedRect(layout.navCard, radius: layout.cardRadius, theme.surface)
             canvas.fillRoundedRect(layout.musicCard, radius: layout.cardRadius, theme.surface)
             for r in [ScreenRegion.navArrow, .navDistance, .navApp, .navText, .musicMeta, .musicIcon, .musicProgress, .hint] {
-                redraw(r, model, layout, theme, canvas, &ignored)
+                redraw(r, model, layout, theme, canvas, &ignored, clear: false)
             }
         case .idle:
-            redraw(.idle, model, layout, theme, canvas, &ignored)
+            redraw(.idle, model, layout, theme, canvas, &ignored, clear: false)
         case .pairing:
             canvas.fillRoundedRect(layout.pairingCard, radius: layout.cardRadius, theme.surface)
-            redraw(.pairing, model, layout, theme, canvas, &ignored)
+            redraw(.pairing, model, layout, theme, canvas, &ignored, clear: false)
         }
+    }
+
+    private func maneuverIcon(_ m: Maneuver) -> Path {
+        if let p = maneuverIcons[m] { return p }
+        let p = Icons.maneuver(m)
+        maneuverIcons[m] = p
+        return p
     }
 
     // MARK: regions
@@ -118,14 +127,17 @@ public final class ScreenRenderer {
     }
 
     /// Clears a region to its background and draws its content inside it.
+    /// `clear: false` when the background under the region is already
+    /// fresh (a full frame).
     private func redraw(_ region: ScreenRegion, _ model: ScreenModel, _ layout: ScreenLayout, _ theme: Theme,
-                        _ canvas: Canvas, _ damage: inout Damage) {
+                        _ canvas: Canvas, _ damage: inout Damage, clear: Bool = true) {
         let r = layout.rect(of: region)
         if r.isEmpty { return }
         elements.removeAll { $0.region == region }
         canvas.withClip(r) {
-            canvas.fill(r, ScreenRenderer.background(of: region, theme))
-            let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, region: region, box: r)
+            if clear { canvas.fill(r, ScreenRenderer.background(of: region, theme)) }
+            let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, region: region, box: r,
+                                  maneuverIcon: maneuverIcon)
             d.paint(model)
             elements.append(contentsOf: d.drawn)
         }
@@ -141,11 +153,13 @@ private final class RegionPainter {
     let theme: Theme
     let region: ScreenRegion
     let box: Rect
+    let maneuverIcon: (Maneuver) -> Path
     var drawn: [DrawnElement] = []
 
-    init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, region: ScreenRegion, box: Rect) {
+    init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, region: ScreenRegion, box: Rect,
+         maneuverIcon: @escaping (Maneuver) -> Path) {
         self.fonts = fonts; self.canvas = canvas; self.layout = layout; self.theme = theme
-        self.region = region; self.box = box
+        self.region = region; self.box = box; self.maneuverIcon = maneuverIcon
     }
 
     func px(_ v: Float) -> Int { layout.px(v) }
@@ -246,7 +260,7 @@ private final class RegionPainter {
             let inset = box.width * 14 / 100
             let iconBox = box.insetBy(dx: inset, dy: inset)
             let maneuver = summary?.maneuver ?? .neutral
-            canvas.drawIcon(Icons.maneuver(maneuver), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
+            canvas.drawIcon(maneuverIcon(maneuver), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
             record("maneuver", "", box, box)
         case .navDistance:
             guard let s = summary else {
