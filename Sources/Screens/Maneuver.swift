@@ -4,6 +4,23 @@ public enum Maneuver: Equatable, CaseIterable {
     /// No recognised words (another language, an unusual phrasing).
     case neutral
 
+    /// A short English name, shown when the instruction has no distance.
+    public var label: String? {
+        switch self {
+        case .left: return "Turn left"
+        case .right: return "Turn right"
+        case .slightLeft: return "Keep left"
+        case .slightRight: return "Keep right"
+        case .sharpLeft: return "Sharp left"
+        case .sharpRight: return "Sharp right"
+        case .uTurn: return "U-turn"
+        case .roundabout: return "Roundabout"
+        case .straight: return "Straight on"
+        case .arrive: return "Arrive"
+        case .neutral: return nil
+        }
+    }
+
     /// Picks the maneuver from English instruction text. The most specific
     /// phrase wins: "sharp left" before "left", "destination ... on the right"
     /// is an arrival, not a right turn.

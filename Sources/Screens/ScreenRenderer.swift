@@ -267,7 +267,13 @@ private final class RegionPainter {
                 centredLine("distance", "No route", in: box, size: px(40), weight: .bold, color: theme.secondary)
                 return
             }
-            if s.distance.isEmpty { return }
+            if s.distance.isEmpty {
+                // No distance (an arrival, a bare instruction): name the maneuver instead.
+                if let label = s.maneuver.label {
+                    centredLine("maneuver-label", label, in: box, size: px(44), weight: .bold, color: theme.text)
+                }
+                return
+            }
             // Number big, unit smaller, both on one baseline.
             var big = px(74)
             var small = big * 45 / 100
@@ -333,6 +339,7 @@ private final class RegionPainter {
                 text("album", n.album, in: Rect(x: box.x, y: y, width: box.width, height: album.lineAdvance), album)
             }
         case .musicIcon:
+            guard n != nil else { return }
             let playing = n?.playing ?? false
             let r = Float(box.width) / 2
             canvas.fillCircle(center: PointF(Float(box.x) + r, Float(box.y) + r), radius: r, playing ? theme.accent : theme.raised)
@@ -340,11 +347,11 @@ private final class RegionPainter {
             canvas.drawIcon(playing ? Icons.play() : Icons.pause(), in: inner, color: playing ? theme.onAccent : theme.text)
             record(playing ? "playing" : "paused", "", box, box)
         default:
+            guard let n = n else { return }
             let barH = px(8)
             let bar = Rect(x: box.x, y: box.y + px(12), width: box.width, height: barH)
             canvas.fillRoundedRect(bar, radius: Float(barH) / 2, theme.track)
             record("progress-track", "", bar, bar)
-            guard let n = n else { return }
             let fraction: Float = (n.duration.isFinite && n.elapsed.isFinite && n.duration > 0)
                 ? Float(max(0, min(1, n.elapsed / n.duration))) : 0
             let fillW = Int(fraction * Float(bar.width))
