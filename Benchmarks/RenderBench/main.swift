@@ -94,3 +94,10 @@ for s in [Scenario.full800, .full1080, .partial800, .partial1080] {
     print("\(s.rawValue): median \(format(median(t))) (min \(format(t.min() ?? 0)), \(iterations) runs)")
 }
 print("glyph cache: \(fonts.cache.bytes) bytes in \(fonts.cache.count) glyphs (budget \(fonts.cache.budget))")
+// Worst case: add the huge passkey digits and the idle screen at 1920x1080.
+let big = Canvas(size: Size(width: 1920, height: 1080))
+let extra = ScreenRenderer(fonts: fonts)
+extra.render(ScreenModel(pairing: .connecting(server: "Alice's iPhone"), clock: "21:17", passkey: "0123456789"), on: big)
+extra.render(ScreenModel(pairing: .remembered(server: "Alice's iPhone"), clock: "21:17",
+                         hint: "Phone forgot this head unit: pair again", actions: [.connect, .unpair]), on: big)
+print("glyph cache after the pairing and idle screens at 1920x1080 too: \(fonts.cache.bytes) bytes in \(fonts.cache.count) glyphs")
