@@ -42,7 +42,7 @@ let package = Package(
         // Software renderer and FreeType text (sans-I/O: draws into memory).
         .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"]),
         // The head-unit screens, drawn from a plain ScreenModel value.
-        .target(name: "Screens", dependencies: ["Graphics"]),
+        .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
         .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).

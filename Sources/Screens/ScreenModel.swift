@@ -1,36 +1,4 @@
-/// Where the head unit stands with the phone (PROTOCOL.md §1).
-public enum PairingState: Equatable {
-    /// Idle, nothing remembered: waits for the user.
-    case discover
-    case discovering
-    case connecting(server: String)
-    case connected(server: String)
-    /// A server is remembered but not connected.
-    case remembered(server: String)
-
-    /// The words the driver sees, exactly as in the original design.
-    public var text: String {
-        switch self {
-        case .discover: return "Discover Server App"
-        case .discovering: return "Discovering..."
-        case .connecting(let name): return "Connecting to \(name)..."
-        case .connected(let name): return "Connected to server: \(name)"
-        case .remembered(let name): return "Connect to \(name)"
-        }
-    }
-
-    public var isConnected: Bool {
-        if case .connected = self { return true }
-        return false
-    }
-
-    public var serverName: String? {
-        switch self {
-        case .discover, .discovering: return nil
-        case .connecting(let n), .connected(let n), .remembered(let n): return n
-        }
-    }
-}
+import Pairing
 
 /// What a touch target on the idle screen asks for.
 public enum ScreenAction: Equatable {
@@ -44,7 +12,7 @@ public enum ScreenAction: Equatable {
     public func label(for state: PairingState) -> String {
         switch self {
         case .discover: return "Discover Server App"
-        case .connect: return "Connect to \(state.serverName ?? "server")"
+        case .connect: return "Connect to \(state.server ?? "server")"
         case .disconnect: return "Disconnect"
         case .unpair: return "Unpair"
         }

@@ -1,3 +1,4 @@
+import Pairing
 import Graphics
 
 /// Draws `ScreenModel`s onto a canvas and redraws only what changed since
@@ -435,7 +436,7 @@ private final class RegionPainter {
         if let hint = model.hint {
             text("hint", hint, in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
-        } else if let name = model.pairing.serverName {
+        } else if let name = model.pairing.server {
             text("hint", "Pairing with \(name)", in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.secondary, alignment: .center))
         }

@@ -1,3 +1,4 @@
+import Pairing
 import Graphics
 @testable import Screens
 
