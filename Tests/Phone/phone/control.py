@@ -48,6 +48,11 @@ class ControlProtocol:
             'set_paired': self._set_paired,
             'rotate_address': self._rotate_address,
             'disconnect': self._disconnect,
+            'type_passkey': self._type_passkey,
+            'confirm_pairing': self._confirm_pairing,
+            'set_pairing_mode': self._set_pairing_mode,
+            'forget_bond': self._forget_bond,
+            'request_security': self._request_security,
             'state': self._state,
             'list': self._list,
             'ping': self._ping,
@@ -150,6 +155,37 @@ class ControlProtocol:
         if not isinstance(reason, int):
             raise ControlError('"reason" is an HCI error code (integer)')
         await phone.disconnect(reason)
+        return phone.state()
+
+    async def _type_passkey(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        digits = arguments.get('digits', arguments.get('passkey'))
+        if not isinstance(digits, (str, int)) or isinstance(digits, bool):
+            raise ControlError('missing "digits"')
+        phone.type_passkey(digits)
+        return phone.state()
+
+    async def _confirm_pairing(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        phone.confirm_pairing(bool(arguments.get('accept', True)))
+        return phone.state()
+
+    async def _set_pairing_mode(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        phone.set_pairing_mode(str(arguments.get('mode')))
+        return phone.state()
+
+    async def _forget_bond(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        peer = arguments.get('peer')
+        if peer is not None and not isinstance(peer, str):
+            raise ControlError('"peer" is an address string')
+        forgotten = await phone.forget_bond(peer)
+        return {**phone.state(), 'forgotten': forgotten}
+
+    async def _request_security(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        phone.request_security()
         return phone.state()
 
     async def _state(self, arguments: dict) -> dict:
