@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import unittest
 
-from harness import SimulatorTestCase, bumble_central
+from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover
 
 from bumble import att, hci
-from bumble.core import UUID
 from bumble.device import Peer
 from bumble.pairing import PairingConfig, PairingDelegate
 
@@ -59,17 +58,11 @@ class SecurityTests(SimulatorTestCase):
         await super().asyncTearDown()
 
     async def connect(self):
-        connection = await self.central.connect(
-            self.anna.device.random_address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5
-        )
-        peer = Peer(connection)
-        await peer.discover_services()
-        await peer.discover_characteristics()
-        return connection, peer
+        return await connect_and_discover(self.central, self.anna.device.random_address)
 
     @staticmethod
     def characteristic(peer: Peer, uuid: str):
-        return peer.get_characteristics_by_uuid(UUID(uuid))[0]
+        return characteristic(peer, uuid)
 
     async def att_error(self, operation) -> int | None:
         try:
