@@ -247,6 +247,12 @@ class ControllerTests(SimulatorTestCase):
         self.hci.send_acl(handle, bytes(30))
         await asyncio.sleep(0.1)
         self.assertTrue(self.hci_violations())
+        # A first fragment too short for an L2CAP header: reported, the link survives.
+        count = len(self.hci_violations())
+        self.hci.send_acl(handle, b'\x01')
+        await asyncio.sleep(0.1)
+        self.assertGreater(len(self.hci_violations()), count)
+        await self.hci.ok(0x2018)
 
     async def test_acl_to_host_is_fragmented(self) -> None:
         mark = self.sim.event_mark()
