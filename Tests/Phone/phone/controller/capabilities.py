@@ -31,6 +31,7 @@ SUPPORTED_COMMANDS: frozenset[int] = frozenset(
         hci.HCI_READ_BD_ADDR_COMMAND,
         # Status
         hci.HCI_READ_RSSI_COMMAND,
+        hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND,
         # LE controller
         hci.HCI_LE_SET_EVENT_MASK_COMMAND,
         hci.HCI_LE_READ_BUFFER_SIZE_COMMAND,

@@ -566,6 +566,17 @@ class CorrectedController(bumble_controller.Controller):
         rssi = getattr(found[0], 'rssi', -50) if found else -127
         return hci.HCI_Read_RSSI_ReturnParameters(status=hci.HCI_ErrorCode.SUCCESS, handle=command.handle, rssi=rssi)
 
+    def on_hci_read_encryption_key_size_command(self, command):
+        """Correction: Bumble has no Read Encryption Key Size. Its links are
+        encrypted with the full 16-octet key (the LTKs it compares are 16 bytes)."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None:
+            return hci.HCI_Read_Encryption_Key_Size_ReturnParameters(
+                status=hci.HCI_ErrorCode(UNKNOWN_CONNECTION_IDENTIFIER),
+                connection_handle=command.connection_handle, key_size=0)
+        return hci.HCI_Read_Encryption_Key_Size_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, connection_handle=command.connection_handle, key_size=16)
+
     # ======================================================================
     # PHY
     # ======================================================================

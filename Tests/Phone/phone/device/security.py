@@ -40,6 +40,15 @@ SMP_TIMEOUT = 30.0
 PAIRING_MODES = ('auto', 'manual', 'reject')
 
 
+class _Passkey(int):
+    """Correction: Bumble's SMP asserts `self.passkey` is truthy, so the valid
+    passkey 000000 aborts its pairing. An iPhone takes 000000 like any other
+    code; this int is true even when it is zero."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
 def _text(address: hci.Address) -> str:
     return address.to_string(with_type_qualifier=False)
 
@@ -174,7 +183,7 @@ class PhoneSecurity:
         future = asyncio.get_running_loop().create_future()
         self._passkeys[connection.handle] = future
         try:
-            return await asyncio.wait_for(future, SMP_TIMEOUT)
+            return _Passkey(await asyncio.wait_for(future, SMP_TIMEOUT))
         except asyncio.TimeoutError:
             self.emit('error', what='passkey_timeout', detail='no passkey typed within the SMP timeout')
             return None

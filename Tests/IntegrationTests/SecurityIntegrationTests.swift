@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// LE Secure Connections against the simulated iPhone: passkey entry with
+/// the digits read from the head unit's events and typed into the phone,
+/// bonding, re-encryption with stored keys, a phone that forgot the bond, a
+/// wrong passkey.
+@Suite(.serialized) struct SecurityIntegrationTests {
+    /// Pairs a fresh head unit with phone `anna`, typing the passkey shown.
+    func pairFirstTime(_ phone: PhoneSimulator, name: String) throws -> RunningHeadUnit {
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: name)
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        #expect(passkey.count == 6 && passkey.allSatisfy(\.isNumber))
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        return unit
+    }
+
+    func bondFiles(_ unit: RunningHeadUnit) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: unit.stateDirectory.path)) ?? []
+        return names.filter { $0.hasPrefix("bond-") && !$0.hasSuffix(".tmp") }.map { unit.stateDirectory.appendingPathComponent($0) }
+    }
+
+    @Test func firstPairingWithPasskeyBondsAndEncrypts() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let unit = try pairFirstTime(phone, name: "passkey")
+        defer { unit.stop() }
+        let paired = try #require(unit.waitFor("paired", timeout: 30))
+        #expect(paired["method"] as? String == "passkey")
+        #expect(paired["secure_connections"] as? Bool == true)
+        #expect(paired["mitm"] as? Bool == true)
+        let encrypted = try #require(unit.waitFor("encrypted"))
+        #expect(encrypted["bonded"] as? Bool == true)
+        #expect(phone.waitFor("paired") { $0["mitm"] as? Bool == true && $0["bonded"] as? Bool == true } != nil)
+        // One bond file, readable by its owner only.
+        let files = bondFiles(unit)
+        #expect(files.count == 1)
+        if let file = files.first {
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600)
+        }
+        unit.stop()
+        let detail = try TShark.decode(unit.traceURL, verbose: true)
+        #expect(detail.contains("Pairing Request") && detail.contains("Pairing Public Key") && detail.contains("Pairing DHKey Check"))
+        #expect(!detail.lowercased().contains("malformed"), "tshark reports malformed packets")
+    }
+
+    @Test func reconnectsWithStoredKeysAfterTheAddressRotates() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let unit = try pairFirstTime(phone, name: "rebond")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 30) != nil)
+        try phone.command("power_off", ["phone": "anna"])
+        #expect(unit.waitForState("remembered", timeout: 30))
+        let rotated = try phone.command("rotate_address", ["phone": "anna"])
+        try phone.command("power_on", ["phone": "anna"])
+        let again = try #require(unit.waitFor("encrypted", timeout: 30))
+        #expect(again["bonded"] as? Bool == true)
+        let state = try phone.command("state", ["phone": "anna"])
+        #expect(state["address"] as? String != rotated["old_address"] as? String)
+        // No second pairing: the stored LTK did it.
+        #expect(unit.allEvents.filter { $0["event"] as? String == "passkey" }.count == 1)
+        #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
+    }
+
+    @Test func phoneThatForgotTheBondIsPairedAgain() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let unit = try pairFirstTime(phone, name: "forgot")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 30) != nil)
+        try phone.command("power_off", ["phone": "anna"])
+        #expect(unit.waitForState("remembered", timeout: 30))
+        try phone.command("forget_bond", ["phone": "anna"])
+        try phone.command("power_on", ["phone": "anna"])
+        let hint = unit.waitFor("error", timeout: 30) { ($0["detail"] as? String)?.contains("Phone forgot this head unit") == true }
+        #expect(hint != nil)
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        #expect(unit.waitFor("paired", timeout: 30) != nil)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        #expect(bondFiles(unit).count == 1)
+    }
+
+    @Test func wrongPasskeyFailsCleanlyAndCanBeRetried() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "wrong-passkey")
+        defer { unit.stop() }
+        let shown = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        let wrong = shown == "000000" ? "111111" : "000000"
+        try phone.command("type_passkey", ["phone": "anna", "digits": wrong])
+        #expect(unit.waitFor("error", timeout: 30) { $0["what"] as? String == "pairing" } != nil)
+        #expect(bondFiles(unit).isEmpty)
+        // The head unit tries again (after its back-off) with a new passkey.
+        let second = try #require(unit.waitFor("passkey", timeout: 60)?["passkey"] as? String)
+        try phone.command("type_passkey", ["phone": "anna", "digits": second])
+        #expect(unit.waitFor("paired", timeout: 30) != nil)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+    }
+}
