@@ -26,15 +26,18 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // Sans-I/O protocol layers.
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        // The NavigationNotifier pairing routine (PROTOCOL §1).
+        .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
-        .target(name: "HeadUnit", dependencies: ["BluetoothCore", "HCI", "Platform"]),
-        .executableTarget(name: "headunit", dependencies: ["HeadUnit"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "Pairing", "Platform"]),
+        .executableTarget(name: "headunit", dependencies: ["App"]),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
-import HeadUnit
+import App
+import Platform
 
-print("headunit \(Version.string)")
+exitProcess(HeadUnitMain.main(ProcessArguments.read()))

@@ -1,0 +1,51 @@
+import BluetoothCore
+import HCI
+import Pairing
+
+/// What a scan has seen, one entry per advertiser address, with the
+/// advertising data and scan response merged.
+public struct Advertisers {
+    public struct Entry {
+        public var address: BluetoothAddress
+        public var rssi: Int8
+        public var connectable: Bool
+        public var data: AdvertisingData
+
+        public var isNavigationNotifierPhone: Bool { data.advertises(NavigationNotifierUUIDs.service) }
+    }
+
+    public private(set) var entries: [BluetoothAddress: Entry] = [:]
+    public private(set) var order: [BluetoothAddress] = []
+
+    public init() {}
+
+    /// Takes a report; returns the entry when something worth showing
+    /// changed (new advertiser, a name or the service appeared).
+    public mutating func take(_ report: AdvertisingReport) -> Entry? {
+        if var entry = entries[report.address] {
+            let before = (entry.data.name, entry.isNavigationNotifierPhone)
+            entry.data.merge(report.data)
+            entry.rssi = report.rssi
+            if report.isConnectable { entry.connectable = true }
+            entries[report.address] = entry
+            return before.0 != entry.data.name || before.1 != entry.isNavigationNotifierPhone ? entry : nil
+        }
+        let entry = Entry(address: report.address, rssi: report.rssi, connectable: report.isConnectable,
+                          data: AdvertisingData(report.data))
+        entries[report.address] = entry
+        order.append(report.address)
+        return entry
+    }
+
+    public var all: [Entry] { order.compactMap { entries[$0] } }
+
+    public static func describe(_ entry: Entry) -> String {
+        var line = entry.address.description
+        while line.count < 26 { line += " " }
+        line += "\(entry.rssi) dBm"
+        if let name = entry.data.name { line += "  \"\(name)\"" }
+        if entry.isNavigationNotifierPhone { line += "  [NavigationNotifier server]" }
+        if !entry.connectable { line += "  (not connectable)" }
+        return line
+    }
+}

@@ -1,0 +1,48 @@
+import BluetoothCore
+import Platform
+
+/// Entry point shared by the host build and the firmware.
+public enum HeadUnitMain {
+    static let usage = """
+    usage:
+      headunit run  --hci SPEC [--display SPEC] [--state DIR] [--config FILE]
+                    [--trace FILE.btsnoop] [--events FILE.jsonl] [--console DEV|-]
+      headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop]
+      headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop]
+      headunit version
+    SPEC: hciN | uart:/dev/ttyX[:baud] | tcp:HOST:PORT
+    """
+
+    static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level"]
+
+    public static func main(_ argv: [String]) -> Int32 {
+        Log.sink = StandardErrorLog.write
+        do {
+            let args = try Arguments(Array(argv.dropFirst()), valued: valued)
+            if let levelName = args.options["log-level"] {
+                guard let level = LogLevel(name: levelName) else {
+                    throw Arguments.UsageError(description: "--log-level: one of error, warn, info, debug, trace")
+                }
+                Log.level = level
+            }
+            switch args.verb {
+            case "version":
+                print("headunit \(Version.string)")
+                return 0
+            case "scan":
+                return try ScanCommand.run(args)
+            case "connect":
+                return try ConnectCommand.run(args)
+            case "help", nil:
+                print(usage)
+                return args.verb == nil ? 2 : 0
+            default:
+                throw Arguments.UsageError(description: "unknown command '\(args.verb!)'")
+            }
+        } catch {
+            StandardErrorLog.line("headunit: \(error)")
+            StandardErrorLog.line(usage)
+            return 2
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import BluetoothCore
+import HCI
+import Platform
+
+/// `headunit scan`: brings the controller up, scans actively for a while and
+/// lists every advertiser, marking NavigationNotifier phones.
+enum ScanCommand {
+    static func run(_ args: Arguments) throws(Arguments.UsageError) -> Int32 {
+        guard let specText = args.options["hci"] else { throw Arguments.UsageError(description: "scan needs --hci SPEC") }
+        guard let spec = TransportSpec(specText) else { throw Arguments.UsageError(description: "--hci: cannot understand '\(specText)'") }
+        let seconds = try args.int("seconds", default: 10)
+
+        let session: HostSession
+        do {
+            session = try HostSession(spec: spec, tracePath: args.options["trace"])
+        } catch {
+            Log.error("scan", "\(error)")
+            return 1
+        }
+        var advertisers = Advertisers()
+        var scanning = false
+        var deadline = Clock.now().adding(seconds: Int64(seconds) + 10)
+        session.driver.onEvent = { event in
+            switch event {
+            case .ready:
+                deadline = Clock.now().adding(seconds: Int64(seconds))
+                session.driver.host.startScanning(active: true)
+                scanning = true
+                print("scanning for \(seconds) s on \(spec)...")
+            case .advertisingReport(let report):
+                if let entry = advertisers.take(report) { print(Advertisers.describe(entry)) }
+            case .controllerReset(let reason):
+                Log.warning("scan", "controller reset (\(reason))")
+            default:
+                break
+            }
+        }
+        session.driver.start()
+        session.loop.run(until: Clock.now().adding(seconds: Int64(seconds) + 30)) { Clock.now() < deadline }
+        if scanning {
+            session.driver.host.stopScanning()
+            session.driver.flush()
+            session.settle()
+        }
+        let all = advertisers.all
+        let phones = all.filter { $0.isNavigationNotifierPhone }.count
+        print("\(all.count) advertiser\(all.count == 1 ? "" : "s"), \(phones) NavigationNotifier server\(phones == 1 ? "" : "s")")
+        session.driver.shutdown()
+        return scanning ? 0 : 1
+    }
+}

@@ -1,0 +1,108 @@
+import BluetoothCore
+
+/// Packet Boundary flag of an ACL packet. On LE links only three values
+/// occur: a host starts a frame with `firstNonFlushable`, a controller with
+/// `firstFlushable`, and both continue it with `continuing`.
+public enum PacketBoundary: UInt8 {
+    case firstNonFlushable = 0b00
+    case continuing = 0b01
+    case firstFlushable = 0b10
+    case complete = 0b11
+
+    var startsFrame: Bool { self == .firstNonFlushable || self == .firstFlushable }
+}
+
+/// One ACL data packet: a fragment of an L2CAP frame.
+public struct ACLPacket: Equatable {
+    public var handle: ConnectionHandle
+    public var boundary: PacketBoundary
+    public var data: [UInt8]
+
+    public init(handle: ConnectionHandle, boundary: PacketBoundary, data: [UInt8]) {
+        self.handle = handle
+        self.boundary = boundary
+        self.data = data
+    }
+
+    public init?(body: [UInt8]) {
+        var r = ByteReader(body)
+        guard let header = r.u16(), let length = r.u16(), Int(length) == r.remainingCount else { return nil }
+        handle = ConnectionHandle(header & 0x0FFF)
+        boundary = PacketBoundary(rawValue: UInt8((header >> 12) & 0x3)) ?? .continuing
+        data = Array(r.rest())
+    }
+
+    public var packet: HCIPacket {
+        var w = ByteWriter(capacity: 4 + data.count)
+        w.u16(handle.value | UInt16(boundary.rawValue) << 12)
+        w.u16(UInt16(data.count))
+        w.append(data)
+        return HCIPacket(type: .aclData, body: w.bytes)
+    }
+
+    /// Cuts a complete L2CAP frame into ACL packets no larger than the
+    /// controller's LE ACL data length.
+    public static func fragments(of frame: [UInt8], handle: ConnectionHandle, maxLength: Int) -> [ACLPacket] {
+        let size = max(1, maxLength)
+        var packets: [ACLPacket] = []
+        var offset = 0
+        repeat {
+            let end = min(frame.count, offset + size)
+            packets.append(ACLPacket(handle: handle, boundary: offset == 0 ? .firstNonFlushable : .continuing,
+                                     data: Array(frame[offset..<end])))
+            offset = end
+        } while offset < frame.count
+        return packets
+    }
+}
+
+/// Rebuilds L2CAP frames from ACL fragments, one partial frame per link.
+/// The L2CAP basic header's length says when a frame is complete; a frame
+/// whose fragments overrun that length, a continuation with no start, or a
+/// start that interrupts an unfinished frame is dropped with a log line.
+public struct ACLReassembler {
+    private var partial: [ConnectionHandle: [UInt8]] = [:]
+    public private(set) var droppedFrames = 0
+
+    public init() {}
+
+    /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
+    public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
+        var buffer: [UInt8]
+        if packet.boundary.startsFrame || packet.boundary == .complete {
+            if let stale = partial[packet.handle], !stale.isEmpty {
+                Log.warning("acl", "link \(packet.handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
+                droppedFrames += 1
+            }
+            buffer = packet.data
+        } else {
+            guard let existing = partial[packet.handle] else {
+                Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
+                droppedFrames += 1
+                return nil
+            }
+            buffer = existing
+            buffer.append(contentsOf: packet.data)
+        }
+        guard buffer.count >= 2 else {
+            partial[packet.handle] = buffer
+            return nil
+        }
+        let expected = Int(UInt16(buffer[0]) | UInt16(buffer[1]) << 8) + 4
+        if buffer.count < expected {
+            partial[packet.handle] = buffer
+            return nil
+        }
+        partial[packet.handle] = nil
+        if buffer.count > expected {
+            Log.warning("acl", "link \(packet.handle): L2CAP length says \(expected) bytes but fragments carried \(buffer.count); frame dropped")
+            droppedFrames += 1
+            return nil
+        }
+        return buffer
+    }
+
+    /// Forgets a link's partial frame (the link is gone).
+    public mutating func drop(_ handle: ConnectionHandle) { partial[handle] = nil }
+    public mutating func dropAll() { partial.removeAll() }
+}

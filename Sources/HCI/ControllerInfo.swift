@@ -1,0 +1,61 @@
+import BluetoothCore
+
+/// What bring-up learned about the controller.
+public struct ControllerInfo: Equatable {
+    public var address = BluetoothAddress(value: 0, kind: .public)
+    public var hciVersion: UInt8 = 0
+    public var manufacturer: UInt16 = 0
+    public var lmpSubversion: UInt16 = 0
+    /// The 64-octet Supported_Commands bit mask.
+    public var supportedCommands: [UInt8] = []
+    public var lmpFeatures: UInt64 = 0
+    public var leFeatures: UInt64 = 0
+    /// Largest ACL payload the controller takes in one packet, and how many
+    /// such packets it can buffer.
+    public var aclDataLength = 27
+    public var aclBufferCount = 1
+
+    public init() {}
+
+    /// Supported_Commands octet/bit from the table in Core Vol 4 Part E 6.27.
+    public func supportsCommand(octet: Int, bit: Int) -> Bool {
+        guard octet >= 0, octet < supportedCommands.count else { return false }
+        return supportedCommands[octet] & (1 << UInt8(bit)) != 0
+    }
+
+    public var supportsLEReadBufferSizeV2: Bool { supportsCommand(octet: 41, bit: 5) }
+    public var supportsLESetDataLength: Bool { supportsCommand(octet: 33, bit: 6) }
+    /// LMP feature bit 38: "LE Supported (Controller)".
+    public var supportsLE: Bool { lmpFeatures & (1 << 38) != 0 }
+    public var supportsDataLengthExtension: Bool { leFeatures & (1 << 5) != 0 }
+    public var supportsLLPrivacy: Bool { leFeatures & (1 << 6) != 0 }
+
+    public var versionName: String {
+        switch hciVersion {
+        case 6: return "4.0"
+        case 7: return "4.1"
+        case 8: return "4.2"
+        case 9: return "5.0"
+        case 10: return "5.1"
+        case 11: return "5.2"
+        case 12: return "5.3"
+        case 13: return "5.4"
+        case 14: return "6.0"
+        default: return "version \(hciVersion)"
+        }
+    }
+}
+
+/// One LE link the controller reported as established.
+public struct Link: Equatable {
+    public var handle: ConnectionHandle
+    public var role: LinkRole
+    public var peer: BluetoothAddress
+    public var interval: UInt16
+    public var latency: UInt16
+    public var supervisionTimeout: UInt16
+    public var encrypted = false
+    /// Largest LL payload the peer and we agreed on (27 until a Data Length Change).
+    public var maxTxOctets: UInt16 = 27
+    public var maxRxOctets: UInt16 = 27
+}

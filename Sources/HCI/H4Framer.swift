@@ -1,0 +1,106 @@
+import BluetoothCore
+
+/// One HCI packet with its H4 type: what crosses a transport in either direction.
+public struct HCIPacket: Equatable {
+    public var type: HCIPacketType
+    /// The packet without the type byte.
+    public var body: [UInt8]
+
+    public init(type: HCIPacketType, body: [UInt8]) {
+        self.type = type
+        self.body = body
+    }
+
+    /// Type byte + body, as written to a UART, TCP link or user-channel socket.
+    public var h4Bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count + 1)
+        bytes.append(type.rawValue)
+        bytes.append(contentsOf: body)
+        return bytes
+    }
+}
+
+/// Cuts an H4 byte stream into packets. A read may end in the middle of a
+/// packet or hold several; the framer keeps the tail until the rest arrives.
+///
+/// The header of each packet type says where its length field is, so no
+/// timing is involved. A type byte that is not an HCI packet type means the
+/// stream lost sync (line noise on a UART, a wrong baud rate): the framer
+/// drops bytes up to the next plausible type byte and says so.
+public struct H4Framer {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    public private(set) var droppedBytes = 0
+
+    public init() {}
+
+    /// Appends bytes from the transport and returns every packet now complete.
+    public mutating func push<C: Collection>(_ bytes: C) -> [HCIPacket] where C.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        var packets: [HCIPacket] = []
+        while let packet = nextPacket() { packets.append(packet) }
+        compact()
+        return packets
+    }
+
+    /// Bytes held waiting for the rest of a packet.
+    public var pendingCount: Int { buffer.count - start }
+
+    public mutating func reset() {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+    }
+
+    private mutating func nextPacket() -> HCIPacket? {
+        while start < buffer.count {
+            guard let type = HCIPacketType(rawValue: buffer[start]), type != .command else {
+                // A controller never sends commands; treat that like any
+                // other byte that cannot start a packet.
+                Log.warning("h4", "dropping byte 0x\(hex(buffer[start], digits: 2)) that starts no HCI packet (stream out of sync)")
+                droppedBytes += 1
+                start += 1
+                continue
+            }
+            let available = buffer.count - start - 1
+            let header = type.headerLength
+            guard available >= header else { return nil }
+            let h = start + 1
+            let payloadLength: Int
+            switch type {
+            case .event: payloadLength = Int(buffer[h + 1])
+            case .aclData, .isoData: payloadLength = Int(buffer[h + 2]) | Int(buffer[h + 3] & (type == .isoData ? 0x3F : 0xFF)) << 8
+            case .scoData: payloadLength = Int(buffer[h + 2])
+            case .command: payloadLength = Int(buffer[h + 2])
+            }
+            guard available >= header + payloadLength else { return nil }
+            let body = Array(buffer[h..<(h + header + payloadLength)])
+            start = h + header + payloadLength
+            return HCIPacket(type: type, body: body)
+        }
+        return nil
+    }
+
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 4096 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+    }
+}
+
+extension HCIPacketType {
+    /// Header bytes after the type byte, up to and including the length field.
+    var headerLength: Int {
+        switch self {
+        case .command: return 3
+        case .aclData: return 4
+        case .scoData: return 3
+        case .event: return 2
+        case .isoData: return 4
+        }
+    }
+}

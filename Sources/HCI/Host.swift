@@ -1,0 +1,612 @@
+import BluetoothCore
+
+/// What the HCI host reports to the layers above it.
+public enum HostEvent: Equatable {
+    /// Bring-up finished; the controller takes LE commands.
+    case ready(ControllerInfo)
+    /// The controller misbehaved (a command went unanswered, Hardware Error,
+    /// bring-up failure). Every link is gone; the host resets it and reports
+    /// `.ready` again when it is back.
+    case controllerReset(reason: String)
+    case advertisingReport(AdvertisingReport)
+    case connected(Link)
+    case connectionFailed(peer: BluetoothAddress, status: HCIStatus)
+    case disconnected(handle: ConnectionHandle, reason: HCIStatus)
+    case connectionUpdated(handle: ConnectionHandle, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
+    case dataLengthChanged(handle: ConnectionHandle, maxTxOctets: UInt16, maxRxOctets: UInt16)
+    /// A complete L2CAP frame (basic header included), reassembled from ACL fragments.
+    case l2capFrame(handle: ConnectionHandle, frame: [UInt8])
+    case encryptionChanged(handle: ConnectionHandle, status: HCIStatus, enabled: Bool)
+    case encryptionKeyRefreshed(handle: ConnectionHandle, status: HCIStatus)
+    case longTermKeyRequest(handle: ConnectionHandle, random: UInt64, ediv: UInt16)
+    /// A command the controller refused (Command Status or Complete with an error).
+    case commandFailed(opcode: HCIOpcode, status: HCIStatus)
+}
+
+/// How a command ended.
+public enum CommandResult: Equatable {
+    /// Command Complete: the return parameters (status first, for almost every command).
+    case complete([UInt8])
+    /// Command Status: the controller started (or refused) an asynchronous command.
+    case pending(HCIStatus)
+    /// No answer within the command timeout, or the controller was reset first.
+    case notAnswered
+
+    /// The status byte: the first return parameter, or the Command Status status.
+    public var status: HCIStatus {
+        switch self {
+        case .complete(let p): return p.first.map { HCIStatus($0) } ?? .success
+        case .pending(let s): return s
+        case .notAnswered: return .unspecifiedError
+        }
+    }
+}
+
+public enum TraceDirection {
+    case sent, received
+}
+
+public struct HostConfiguration {
+    /// A command unanswered for this long means the controller is stuck.
+    public var commandTimeoutMilliseconds: Int64 = 3000
+    /// Pause before bring-up is tried again after it failed.
+    public var recoveryBackoffMilliseconds: Int64 = 1000
+    public var recoveryBackoffMaxMilliseconds: Int64 = 30_000
+
+    public init() {}
+}
+
+/// The sans-I/O HCI host: fed H4 bytes and time, it returns H4 packets to
+/// send and `HostEvent`s. It owns command flow control
+/// (Num_HCI_Command_Packets), ACL flow control (the controller's buffer count
+/// and Number Of Completed Packets), ACL fragmentation and reassembly,
+/// controller bring-up and recovery, scanning and LE connections.
+public final class Host {
+    public let configuration: HostConfiguration
+    public private(set) var controller = ControllerInfo()
+    public private(set) var isReady = false
+    public private(set) var links: [ConnectionHandle: Link] = [:]
+    public private(set) var isScanning = false
+    /// The peer of an LE Create Connection in progress.
+    public private(set) var connectingTo: BluetoothAddress?
+
+    /// Sees every packet in both directions, for btsnoop traces.
+    public var packetObserver: ((HCIPacket, TraceDirection) -> Void)?
+
+    private var framer = H4Framer()
+    private var outgoing: [HCIPacket] = []
+    private var outgoingHead = 0
+    private var events: [HostEvent] = []
+    private var eventsHead = 0
+
+    // Command flow control.
+    private struct PendingCommand {
+        var command: HCICommand
+        var completion: ((CommandResult) -> Void)?
+        var deadline: Instant = .zero
+    }
+    private var commandCredits = 1
+    /// When the controller last left us with commands queued and no credit.
+    private var creditsExhaustedAt: Instant?
+    private var commandQueue: [PendingCommand] = []
+    private var inFlight: [PendingCommand] = []
+
+    // ACL flow control.
+    private var aclCredits = 0
+    private var aclInFlight: [ConnectionHandle: Int] = [:]
+    private var aclQueues: [ConnectionHandle: [ACLPacket]] = [:]
+    private var aclOrder: [ConnectionHandle] = []
+    private var aclNext = 0
+    private var reassembler = ACLReassembler()
+
+    // Recovery.
+    private var generation = 0
+    private var recoveryAt: Instant?
+    private var recoveryBackoff: Int64
+    private var now = Instant.zero
+
+    public init(configuration: HostConfiguration = HostConfiguration()) {
+        self.configuration = configuration
+        self.recoveryBackoff = configuration.recoveryBackoffMilliseconds
+    }
+
+    // MARK: - Driving the host
+
+    /// Starts bring-up: call once the transport is open.
+    public func start(now: Instant) {
+        self.now = now
+        bringUp()
+    }
+
+    /// The transport closed: every link is gone and nothing can be sent.
+    /// Call `start` again once it is open.
+    public func transportClosed(now: Instant) {
+        self.now = now
+        dropEverything(failCommands: true)
+        framer.reset()
+        outgoing.removeAll()
+        outgoingHead = 0
+        recoveryAt = nil
+    }
+
+    /// Bytes read from the transport: any cut of the H4 stream.
+    public func receive<C: Collection>(_ bytes: C, now: Instant) where C.Element == UInt8 {
+        self.now = now
+        for packet in framer.push(bytes) { receive(packet) }
+    }
+
+    /// The next packet to write to the transport, or nil when there is none.
+    public func pollTransmit() -> HCIPacket? {
+        guard outgoingHead < outgoing.count else { return nil }
+        let packet = outgoing[outgoingHead]
+        outgoingHead += 1
+        if outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: true)
+            outgoingHead = 0
+        }
+        return packet
+    }
+
+    public func pollEvent() -> HostEvent? {
+        guard eventsHead < events.count else { return nil }
+        let event = events[eventsHead]
+        eventsHead += 1
+        if eventsHead == events.count {
+            events.removeAll(keepingCapacity: true)
+            eventsHead = 0
+        }
+        return event
+    }
+
+    /// When the host next needs `handleTimeout`.
+    public var nextDeadline: Instant? {
+        var deadline = recoveryAt
+        for pending in inFlight { deadline = earliest(deadline, pending.deadline) }
+        if let since = creditsExhaustedAt {
+            deadline = earliest(deadline, since.adding(milliseconds: configuration.commandTimeoutMilliseconds))
+        }
+        return deadline
+    }
+
+    public func handleTimeout(now: Instant) {
+        self.now = now
+        if let at = recoveryAt, at <= now {
+            recoveryAt = nil
+            bringUp()
+            return
+        }
+        if let stuck = inFlight.first(where: { $0.deadline <= now }) {
+            let opcode = stuck.command.opcode
+            Log.error("hci", "controller did not answer \(opcode) within \(configuration.commandTimeoutMilliseconds) ms")
+            recover(reason: "controller did not answer \(opcode)")
+        } else if let since = creditsExhaustedAt, since.adding(milliseconds: configuration.commandTimeoutMilliseconds) <= now {
+            Log.error("hci", "controller granted no command credit for \(configuration.commandTimeoutMilliseconds) ms")
+            recover(reason: "controller granted no command credit")
+        }
+    }
+
+    // MARK: - Commands
+
+    /// Queues a command; it goes out when the controller has a command credit.
+    public func send(_ command: HCICommand, completion: ((CommandResult) -> Void)? = nil) {
+        commandQueue.append(PendingCommand(command: command, completion: completion))
+        pumpCommands()
+    }
+
+    public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
+        if isScanning { send(.leSetScanEnable(false, filterDuplicates: false)) }
+        send(.leSetScanParameters(active: active, interval: interval, window: window))
+        send(.leSetScanEnable(true, filterDuplicates: filterDuplicates)) { [unowned self] result in
+            if result.status.isSuccess { self.isScanning = true }
+        }
+    }
+
+    public func stopScanning() {
+        guard isScanning else { return }
+        isScanning = false
+        send(.leSetScanEnable(false, filterDuplicates: false))
+    }
+
+    /// Starts an LE connection as central. Scanning stops first: many
+    /// controllers refuse to initiate while scanning.
+    public func connect(to peer: BluetoothAddress, parameters: ConnectionParameters = .default) {
+        guard connectingTo == nil else {
+            Log.warning("hci", "connect to \(peer) ignored: a connection to \(connectingTo!) is being set up")
+            return
+        }
+        stopScanning()
+        connectingTo = peer
+        send(.leCreateConnection(peer: peer, parameters: parameters)) { [unowned self] result in
+            let status = result.status
+            if !status.isSuccess, self.connectingTo == peer {
+                self.connectingTo = nil
+                self.emit(.connectionFailed(peer: peer, status: status))
+            }
+        }
+    }
+
+    /// Cancels a connection attempt; `.connectionFailed` follows (status 0x02)
+    /// unless the link came up first.
+    public func cancelConnect() {
+        guard connectingTo != nil else { return }
+        send(.leCreateConnectionCancel())
+    }
+
+    public func disconnect(_ handle: ConnectionHandle, reason: HCIStatus = .remoteUserTerminated) {
+        guard links[handle] != nil else { return }
+        send(.disconnect(handle, reason: reason))
+    }
+
+    /// Queues a complete L2CAP frame for a link; it is cut to the
+    /// controller's ACL size and sent as buffers free up.
+    public func sendL2CAP(_ frame: [UInt8], on handle: ConnectionHandle) {
+        guard links[handle] != nil else {
+            Log.debug("hci", "frame for link \(handle), which is gone; dropped")
+            return
+        }
+        let fragments = ACLPacket.fragments(of: frame, handle: handle, maxLength: controller.aclDataLength)
+        if aclQueues[handle] == nil { aclOrder.append(handle) }
+        aclQueues[handle, default: []].append(contentsOf: fragments)
+        pumpACL()
+    }
+
+    /// Commands queued or sent and not yet answered.
+    public var hasCommandsOutstanding: Bool { !inFlight.isEmpty || !commandQueue.isEmpty }
+
+    /// ACL packets waiting for controller buffers, over all links.
+    public var queuedACLPackets: Int { aclQueues.values.reduce(0) { $0 + $1.count } }
+
+    // MARK: - Incoming packets
+
+    private func receive(_ packet: HCIPacket) {
+        packetObserver?(packet, .received)
+        switch packet.type {
+        case .event:
+            guard let event = HCIEvent(body: packet.body) else {
+                Log.warning("hci", "malformed event dropped: \(hexString(packet.body.prefix(32)))")
+                return
+            }
+            handle(event)
+        case .aclData:
+            guard let acl = ACLPacket(body: packet.body) else {
+                Log.warning("hci", "malformed ACL packet dropped (length field disagrees)")
+                return
+            }
+            guard links[acl.handle] != nil else {
+                Log.debug("hci", "ACL data for unknown link \(acl.handle) dropped")
+                return
+            }
+            if let frame = reassembler.push(acl) { emit(.l2capFrame(handle: acl.handle, frame: frame)) }
+        default:
+            Log.debug("hci", "ignoring packet of type \(packet.type.rawValue)")
+        }
+    }
+
+    private func handle(_ event: HCIEvent) {
+        switch event {
+        case let .commandComplete(credits, opcode, params):
+            commandAnswered(opcode: opcode, credits: credits, result: .complete(params))
+            if let s = params.first, s != 0, opcode.value != 0 {
+                Log.debug("hci", "\(opcode) failed: \(HCIStatus(s))")
+            }
+        case let .commandStatus(status, credits, opcode):
+            commandAnswered(opcode: opcode, credits: credits, result: .pending(status))
+            if !status.isSuccess, opcode.value != 0 {
+                Log.warning("hci", "\(opcode) refused: \(status)")
+                emit(.commandFailed(opcode: opcode, status: status))
+            }
+        case let .disconnectionComplete(status, handle, reason):
+            guard status.isSuccess else {
+                Log.warning("hci", "disconnect of \(handle) failed: \(status)")
+                return
+            }
+            linkGone(handle)
+            emit(.disconnected(handle: handle, reason: reason))
+        case let .encryptionChange(status, handle, enabled):
+            links[handle]?.encrypted = status.isSuccess && enabled
+            emit(.encryptionChanged(handle: handle, status: status, enabled: enabled))
+        case let .encryptionKeyRefreshComplete(status, handle):
+            emit(.encryptionKeyRefreshed(handle: handle, status: status))
+        case .readRemoteVersionComplete:
+            break
+        case let .hardwareError(code):
+            Log.error("hci", "controller reported Hardware Error 0x\(hex(code, digits: 2)); resetting it")
+            recover(reason: "Hardware Error 0x\(hex(code, digits: 2))")
+        case let .numberOfCompletedPackets(entries):
+            for (handle, count) in entries {
+                let inFlightCount = aclInFlight[handle] ?? 0
+                let returned = min(Int(count), inFlightCount)
+                if returned < Int(count) {
+                    Log.warning("hci", "controller completed \(count) packets on \(handle) but only \(inFlightCount) were in flight")
+                }
+                aclInFlight[handle] = inFlightCount - returned
+                aclCredits = min(controller.aclBufferCount, aclCredits + returned)
+            }
+            pumpACL()
+        case let .dataBufferOverflow(linkType):
+            Log.error("hci", "controller reports a data buffer overflow (link type \(linkType)): ACL flow control out of step")
+        case let .le(meta):
+            handle(meta)
+        case let .other(code, _):
+            Log.debug("hci", "unhandled event 0x\(hex(code, digits: 2))")
+        }
+    }
+
+    private func handle(_ meta: LEMetaEvent) {
+        switch meta {
+        case let .connectionComplete(c):
+            if connectingTo != nil, c.role == .central { connectingTo = nil }
+            guard c.status.isSuccess else {
+                Log.info("hci", "connection to \(c.peer) not established: \(c.status)")
+                emit(.connectionFailed(peer: c.peer, status: c.status))
+                return
+            }
+            let link = Link(handle: c.handle, role: c.role, peer: c.peer, interval: c.interval,
+                            latency: c.latency, supervisionTimeout: c.supervisionTimeout)
+            links[c.handle] = link
+            aclInFlight[c.handle] = 0
+            Log.info("hci", "connected to \(c.peer) as \(c.role == .central ? "central" : "peripheral"), handle \(c.handle), interval \(c.interval)")
+            emit(.connected(link))
+        case let .advertisingReports(reports):
+            for report in reports { emit(.advertisingReport(report)) }
+        case let .connectionUpdateComplete(status, handle, interval, latency, timeout):
+            guard status.isSuccess else {
+                Log.info("hci", "connection update on \(handle) failed: \(status)")
+                return
+            }
+            links[handle]?.interval = interval
+            links[handle]?.latency = latency
+            links[handle]?.supervisionTimeout = timeout
+            emit(.connectionUpdated(handle: handle, interval: interval, latency: latency, supervisionTimeout: timeout))
+        case let .longTermKeyRequest(handle, random, ediv):
+            emit(.longTermKeyRequest(handle: handle, random: random, ediv: ediv))
+        case let .remoteConnectionParameterRequest(handle, parameters):
+            // The peer asks for new parameters at the link layer. Take any
+            // valid request: iOS asks for what its power management needs.
+            if parameters.isValid {
+                send(.leRemoteConnectionParameterRequestReply(handle, parameters))
+            } else {
+                Log.warning("hci", "rejecting invalid connection parameters from \(handle): \(parameters)")
+                send(.leRemoteConnectionParameterRequestNegativeReply(handle, reason: .unacceptableConnectionParameters))
+            }
+        case let .dataLengthChange(handle, maxTx, _, maxRx, _):
+            links[handle]?.maxTxOctets = maxTx
+            links[handle]?.maxRxOctets = maxRx
+            emit(.dataLengthChanged(handle: handle, maxTxOctets: maxTx, maxRxOctets: maxRx))
+        case let .other(subevent, _):
+            Log.debug("hci", "unhandled LE subevent 0x\(hex(subevent, digits: 2))")
+        }
+    }
+
+    // MARK: - Flow control
+
+    private func commandAnswered(opcode: HCIOpcode, credits: UInt8, result: CommandResult) {
+        // Num_HCI_Command_Packets is the number of commands the controller
+        // takes from now on, not an increment.
+        commandCredits = Int(credits)
+        if opcode.value != 0 {
+            if let index = inFlight.firstIndex(where: { $0.command.opcode == opcode }) {
+                let pending = inFlight.remove(at: index)
+                pending.completion?(result)
+            } else {
+                Log.warning("hci", "answer for \(opcode), which was not sent; ignored")
+            }
+        }
+        pumpCommands()
+    }
+
+    private func pumpCommands() {
+        while !commandQueue.isEmpty, commandCredits > 0 {
+            var pending = commandQueue.removeFirst()
+            pending.deadline = now.adding(milliseconds: configuration.commandTimeoutMilliseconds)
+            commandCredits -= 1
+            inFlight.append(pending)
+            transmit(pending.command.packet)
+        }
+        // Zero credits with nothing in flight is legal (a NOP will grant
+        // more), but a controller that never does is as stuck as a silent one.
+        if commandQueue.isEmpty || !inFlight.isEmpty {
+            creditsExhaustedAt = nil
+        } else if creditsExhaustedAt == nil {
+            creditsExhaustedAt = now
+        }
+    }
+
+    private func pumpACL() {
+        while aclCredits > 0, !aclOrder.isEmpty {
+            if aclNext >= aclOrder.count { aclNext = 0 }
+            let handle = aclOrder[aclNext]
+            guard var queue = aclQueues[handle], !queue.isEmpty else {
+                aclQueues[handle] = nil
+                aclOrder.remove(at: aclNext)
+                continue
+            }
+            let packet = queue.removeFirst()
+            if queue.isEmpty {
+                aclQueues[handle] = nil
+                aclOrder.remove(at: aclNext)
+            } else {
+                aclQueues[handle] = queue
+                aclNext += 1
+            }
+            aclCredits -= 1
+            aclInFlight[handle, default: 0] += 1
+            transmit(packet.packet)
+        }
+    }
+
+    private func transmit(_ packet: HCIPacket) {
+        packetObserver?(packet, .sent)
+        outgoing.append(packet)
+    }
+
+    private func emit(_ event: HostEvent) { events.append(event) }
+
+    private func linkGone(_ handle: ConnectionHandle) {
+        links[handle] = nil
+        aclCredits = min(controller.aclBufferCount, aclCredits + (aclInFlight[handle] ?? 0))
+        aclInFlight[handle] = nil
+        aclQueues[handle] = nil
+        if let i = aclOrder.firstIndex(of: handle) { aclOrder.remove(at: i) }
+        reassembler.drop(handle)
+    }
+
+    // MARK: - Bring-up and recovery
+
+    /// Every event the host handles; everything else stays masked so a
+    /// controller does not wake us for nothing.
+    static let eventMask: UInt64 = 1 << 4 // Disconnection Complete
+        | 1 << 7 // Encryption Change
+        | 1 << 11 // Read Remote Version Information Complete
+        | 1 << 15 // Hardware Error
+        | 1 << 25 // Data Buffer Overflow
+        | 1 << 47 // Encryption Key Refresh Complete
+        | 1 << 61 // LE Meta
+
+    static let leEventMask: UInt64 = 1 << 0 // Connection Complete
+        | 1 << 1 // Advertising Report
+        | 1 << 2 // Connection Update Complete
+        | 1 << 3 // Read Remote Features Complete
+        | 1 << 4 // Long Term Key Request
+        | 1 << 5 // Remote Connection Parameter Request
+        | 1 << 6 // Data Length Change
+        | 1 << 9 // Enhanced Connection Complete
+        | 1 << 12 // Extended Advertising Report
+
+    private func bringUp() {
+        generation += 1
+        isReady = false
+        controller = ControllerInfo()
+        // A reset controller forgets everything in flight; start counting afresh.
+        commandCredits = 1
+        step(.reset()) { [unowned self] _ in
+            self.step(HCICommand(.readLocalVersionInformation)) { p in
+                var r = ByteReader(p)
+                _ = r.u8()
+                if let v = r.u8(), r.skip(2), r.u8() != nil, let m = r.u16(), let sub = r.u16() {
+                    self.controller.hciVersion = v
+                    self.controller.manufacturer = m
+                    self.controller.lmpSubversion = sub
+                }
+                self.step(HCICommand(.readBDAddr)) { p in
+                    if p.count >= 7, let a = BluetoothAddress(littleEndian: p[1..<7], kind: .public) {
+                        self.controller.address = a
+                    }
+                    self.step(HCICommand(.readLocalSupportedCommands)) { p in
+                        self.controller.supportedCommands = Array(p.dropFirst())
+                        self.step(HCICommand(.readLocalSupportedFeatures)) { p in
+                            var r = ByteReader(p)
+                            _ = r.u8()
+                            self.controller.lmpFeatures = r.u64() ?? 0
+                            self.readBufferSize()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func readBufferSize() {
+        let v2 = controller.supportsLEReadBufferSizeV2
+        step(HCICommand(v2 ? .leReadBufferSizeV2 : .leReadBufferSize)) { [unowned self] p in
+            var r = ByteReader(p)
+            _ = r.u8()
+            let length = Int(r.u16() ?? 0)
+            let count = Int(r.u8() ?? 0)
+            if length > 0 && count > 0 {
+                self.setBuffers(length: length, count: count)
+                self.finishBringUp()
+            } else {
+                // No dedicated LE buffers: LE shares the BR/EDR ACL buffers.
+                self.step(HCICommand(.readBufferSize)) { p in
+                    var r = ByteReader(p)
+                    _ = r.u8()
+                    let length = Int(r.u16() ?? 0)
+                    _ = r.u8()
+                    let count = Int(r.u16() ?? 0)
+                    self.setBuffers(length: length, count: count)
+                    self.finishBringUp()
+                }
+            }
+        }
+    }
+
+    private func setBuffers(length: Int, count: Int) {
+        // A controller that reports nothing usable still gets the LE minimum.
+        controller.aclDataLength = length >= 27 ? length : 27
+        controller.aclBufferCount = max(1, count)
+        aclCredits = controller.aclBufferCount
+    }
+
+    private func finishBringUp() {
+        step(.setEventMask(Host.eventMask)) { [unowned self] _ in
+            self.step(.leSetEventMask(Host.leEventMask)) { _ in
+                self.step(HCICommand(.leReadLocalSupportedFeatures)) { p in
+                    var r = ByteReader(p)
+                    _ = r.u8()
+                    self.controller.leFeatures = r.u64() ?? 0
+                    self.isReady = true
+                    self.recoveryBackoff = self.configuration.recoveryBackoffMilliseconds
+                    let c = self.controller
+                    Log.info("hci", "controller \(c.address) ready: Bluetooth \(c.versionName), manufacturer 0x\(hex(c.manufacturer, digits: 4)), LE ACL \(c.aclBufferCount) x \(c.aclDataLength) bytes")
+                    self.emit(.ready(c))
+                }
+            }
+        }
+    }
+
+    /// One bring-up command; a failure status aborts bring-up and schedules
+    /// another attempt after a back-off.
+    private func step(_ command: HCICommand, then next: @escaping ([UInt8]) -> Void) {
+        let gen = generation
+        send(command) { [unowned self] result in
+            guard gen == self.generation else { return }
+            switch result {
+            case .complete(let p) where p.first == 0:
+                next(p)
+            case .notAnswered:
+                break // recovery is already under way
+            default:
+                Log.error("hci", "bring-up: \(command.opcode) failed with \(result.status)")
+                self.recover(reason: "bring-up failed at \(command.opcode): \(result.status)")
+            }
+        }
+    }
+
+    /// Drops all state and schedules a fresh bring-up after a back-off that
+    /// doubles up to a ceiling: a controller that never answers costs one
+    /// attempt every 30 s, not a busy loop.
+    private func recover(reason: String) {
+        generation += 1
+        dropEverything(failCommands: true)
+        emit(.controllerReset(reason: reason))
+        recoveryAt = now.adding(milliseconds: recoveryBackoff)
+        recoveryBackoff = min(recoveryBackoff * 2, configuration.recoveryBackoffMaxMilliseconds)
+    }
+
+    private func dropEverything(failCommands: Bool) {
+        isReady = false
+        isScanning = false
+        let lostLinks = links.keys.sorted()
+        for handle in lostLinks {
+            linkGone(handle)
+            emit(.disconnected(handle: handle, reason: .hardwareFailure))
+        }
+        if let peer = connectingTo {
+            connectingTo = nil
+            emit(.connectionFailed(peer: peer, status: .hardwareFailure))
+        }
+        reassembler.dropAll()
+        aclQueues.removeAll()
+        aclOrder.removeAll()
+        aclInFlight.removeAll()
+        let failed = inFlight + commandQueue
+        inFlight.removeAll()
+        commandQueue.removeAll()
+        commandCredits = 1
+        creditsExhaustedAt = nil
+        if failCommands {
+            for pending in failed { pending.completion?(.notAnswered) }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import CLinux
+
+/// Small wrappers around read/write/close that turn errno into SystemError.
+public enum FileDescriptor {
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = nn_fcntl_int(fd, F_GETFL, 0)
+        guard flags >= 0, nn_fcntl_int(fd, F_SETFL, flags | O_NONBLOCK) >= 0 else {
+            throw SystemError("fcntl(O_NONBLOCK)")
+        }
+    }
+
+    /// Reads what is available, up to `max` bytes. An empty result means end
+    /// of stream; nil means nothing to read right now.
+    public static func read(_ fd: Int32, max: Int = 4096) throws(SystemError) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: max)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { CLinux.read(fd, $0.baseAddress, max) }
+            if n >= 0 {
+                buffer.removeSubrange(n...)
+                return buffer
+            }
+            let error = SystemError("read")
+            if error.isInterrupted { continue }
+            if error.isWouldBlock { return nil }
+            throw error
+        }
+    }
+
+    /// Writes as much as the descriptor takes now; returns the count written.
+    public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
+        while true {
+            let n = bytes.withUnsafeBytes { CLinux.write(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            let error = SystemError("write")
+            if error.isInterrupted { continue }
+            if error.isWouldBlock { return 0 }
+            throw error
+        }
+    }
+
+    public static func close(_ fd: Int32) {
+        if fd >= 0 { _ = CLinux.close(fd) }
+    }
+}

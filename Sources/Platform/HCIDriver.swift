@@ -1,0 +1,183 @@
+import BluetoothCore
+import CLinux
+import HCI
+
+/// Connects the sans-I/O `Host` to a real transport inside the event loop:
+/// bytes read go into the host, packets it wants sent are written (holding
+/// any the descriptor cannot take yet until it is writable), its deadline
+/// becomes a loop timer, and its events go to `onEvent`. When the transport
+/// fails (UART unplugged, simulator gone) it is reopened with a back-off,
+/// and the host is brought up again.
+public final class HCIDriver {
+    public let host: Host
+    public let spec: TransportSpec
+    public var onEvent: ((HostEvent) -> Void)?
+    /// Called with true when the transport opened and false when it closed.
+    public var onTransportChange: ((Bool) -> Void)?
+
+    private let loop: EventLoop
+    private var transport: HCITransport?
+    private var watch: EventLoop.WatchID?
+    private var hostTimer: EventLoop.TimerID?
+    private var reopenTimer: EventLoop.TimerID?
+    private var reopenDelay: Int64 = 250
+    private var pendingWrites: [[UInt8]] = []
+    private var pendingOffset = 0
+    private var dispatching = false
+    private var lastOpenError = ""
+
+    public var trace: BTSnoopWriter? {
+        didSet { installObserver() }
+    }
+
+    public init(spec: TransportSpec, loop: EventLoop, host: Host = Host()) {
+        self.spec = spec
+        self.loop = loop
+        self.host = host
+    }
+
+    public var isOpen: Bool { transport != nil }
+
+    /// Opens the transport now, or keeps trying in the background.
+    public func start() {
+        installObserver()
+        open()
+    }
+
+    public func shutdown() {
+        if let t = reopenTimer { loop.cancel(t) }
+        reopenTimer = nil
+        closeTransport(notify: false)
+    }
+
+    /// Call after invoking `host` methods from outside a driver callback, so
+    /// what they queued is written and their events delivered.
+    public func flush() {
+        guard !dispatching else { return }
+        dispatching = true
+        defer { dispatching = false }
+        while true {
+            var progressed = false
+            while let packet = host.pollTransmit() {
+                queueWrite(packet.h4Bytes)
+                progressed = true
+            }
+            writePending()
+            while let event = host.pollEvent() {
+                onEvent?(event)
+                progressed = true
+            }
+            if !progressed { break }
+        }
+        loop.reschedule(&hostTimer, at: host.nextDeadline) { [unowned self] in
+            self.hostTimer = nil
+            self.host.handleTimeout(now: Clock.now())
+            self.flush()
+        }
+    }
+
+    // MARK: - Transport lifecycle
+
+    private func installObserver() {
+        if let writer = trace {
+            host.packetObserver = { packet, direction in writer.record(packet, direction: direction) }
+        } else {
+            host.packetObserver = nil
+        }
+    }
+
+    private func open() {
+        reopenTimer = nil
+        do {
+            let t = try HCITransport.open(spec)
+            transport = t
+            reopenDelay = 250
+            lastOpenError = ""
+            Log.info("hci", "transport \(spec) open")
+            watch = loop.watch(t.fd) { [unowned self] readiness in self.ready(readiness) }
+            onTransportChange?(true)
+            host.start(now: Clock.now())
+            flush()
+        } catch {
+            // Say it once per distinct failure, not on every retry.
+            if error.description != lastOpenError {
+                Log.error("hci", "cannot open \(spec): \(error); retrying")
+                lastOpenError = error.description
+            }
+            scheduleReopen()
+        }
+    }
+
+    private func scheduleReopen() {
+        let delay = reopenDelay
+        reopenDelay = min(reopenDelay * 2, 5000)
+        reopenTimer = loop.schedule(at: Clock.now().adding(milliseconds: delay)) { [unowned self] in self.open() }
+    }
+
+    private func closeTransport(notify: Bool) {
+        if let w = watch { loop.unwatch(w) }
+        watch = nil
+        transport?.close()
+        transport = nil
+        pendingWrites.removeAll()
+        pendingOffset = 0
+        host.transportClosed(now: Clock.now())
+        if notify { onTransportChange?(false) }
+        flush()
+    }
+
+    private func transportFailed(_ why: String) {
+        Log.error("hci", "transport \(spec) lost: \(why); reopening")
+        closeTransport(notify: true)
+        scheduleReopen()
+    }
+
+    // MARK: - I/O
+
+    private func ready(_ readiness: EventLoop.Readiness) {
+        guard let t = transport else { return }
+        if readiness.writable { writePending() }
+        if readiness.readable || readiness.failed {
+            // Drain what is there: a user-channel socket gives one packet per read.
+            for _ in 0..<64 {
+                do {
+                    guard let bytes = try FileDescriptor.read(t.fd, max: 4096) else { break }
+                    if bytes.isEmpty {
+                        transportFailed("end of stream")
+                        return
+                    }
+                    host.receive(bytes, now: Clock.now())
+                } catch {
+                    transportFailed(error.description)
+                    return
+                }
+            }
+            flush()
+        }
+    }
+
+    private func queueWrite(_ bytes: [UInt8]) {
+        guard transport != nil else { return }
+        pendingWrites.append(bytes)
+    }
+
+    private func writePending() {
+        guard let t = transport else { return }
+        while let first = pendingWrites.first {
+            do {
+                let n = try FileDescriptor.write(t.fd, first[pendingOffset...])
+                if n == 0 { break }
+                if t.isPacketOriented || pendingOffset + n == first.count {
+                    pendingWrites.removeFirst()
+                    pendingOffset = 0
+                } else {
+                    pendingOffset += n
+                }
+            } catch {
+                transportFailed(error.description)
+                return
+            }
+        }
+        if let w = watch { loop.setWantsWrite(w, !pendingWrites.isEmpty) }
+    }
+}

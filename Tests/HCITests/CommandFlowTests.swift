@@ -1,0 +1,155 @@
+import BluetoothCore
+import Testing
+@testable import HCI
+
+@Suite struct CommandFlowTests {
+    @Test func bringUpRunsTheFullSequenceAndReportsReady() {
+        let host = Host()
+        var controller = ScriptedController()
+        let evts = controller.bringUp(host)
+        let opcodes = controller.sent.compactMap { HCICommand(body: $0.body)?.opcode }
+        #expect(opcodes == [.reset, .readLocalVersionInformation, .readBDAddr, .readLocalSupportedCommands,
+                            .readLocalSupportedFeatures, .leReadBufferSize, .setEventMask, .leSetEventMask,
+                            .leReadLocalSupportedFeatures])
+        #expect(host.controller.aclDataLength == 27 && host.controller.aclBufferCount == 4)
+        #expect(host.controller.address == BluetoothAddress("00:11:22:33:44:55"))
+        guard case .ready? = evts.last else {
+            Issue.record("no ready event: \(evts.count) events")
+            return
+        }
+    }
+
+    @Test func onlyOneCommandInFlightWithOneCredit() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
+        host.send(.leSetScanEnable(true, filterDuplicates: false))
+        host.send(.leSetScanEnable(false, filterDuplicates: false))
+        #expect(drain(host).count == 1)
+        host.receive(controller.commandComplete(.leSetScanParameters, [0]), now: .zero)
+        #expect(drain(host).count == 1)
+    }
+
+    @Test func numCommandPacketsGrantsSeveralCredits() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
+        host.send(.leSetScanEnable(true, filterDuplicates: false))
+        host.send(.leSetScanEnable(false, filterDuplicates: false))
+        host.send(.leSetScanEnable(true, filterDuplicates: false))
+        #expect(drain(host).count == 1)
+        controller.commandCredits = 3
+        host.receive(controller.commandComplete(.leSetScanParameters, [0]), now: .zero)
+        #expect(drain(host).count == 3)
+    }
+
+    @Test func zeroCreditsHoldsCommandsUntilANopGrantsOne() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
+        host.send(.leSetScanEnable(true, filterDuplicates: false))
+        #expect(drain(host).count == 1)
+        controller.commandCredits = 0
+        host.receive(controller.commandComplete(.leSetScanParameters, [0]), now: .zero)
+        #expect(drain(host).isEmpty)
+        // A NOP Command Complete (opcode 0) grants credits without answering anything.
+        controller.commandCredits = 1
+        host.receive(controller.commandComplete(HCIOpcode(0), []), now: .zero)
+        #expect(drain(host).count == 1)
+    }
+
+    @Test func controllerThatNeverGrantsCreditsIsReset() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
+        host.send(.leSetScanEnable(true, filterDuplicates: false))
+        _ = drain(host)
+        controller.commandCredits = 0
+        host.receive(controller.commandComplete(.leSetScanParameters, [0]), now: Instant(milliseconds: 100))
+        let deadline = try! #require(host.nextDeadline)
+        host.handleTimeout(now: deadline)
+        #expect(events(host).contains { if case .controllerReset = $0 { return true } else { return false } })
+    }
+
+    @Test func completionReceivesReturnParameters() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        var result: CommandResult?
+        host.send(HCICommand(.leRand)) { result = $0 }
+        _ = drain(host)
+        host.receive(controller.commandComplete(.leRand, [0, 1, 2, 3, 4, 5, 6, 7, 8]), now: .zero)
+        #expect(result == .complete([0, 1, 2, 3, 4, 5, 6, 7, 8]))
+    }
+
+    @Test func silentControllerIsResetAfterTheTimeout() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        var result: CommandResult?
+        host.send(HCICommand(.leRand)) { result = $0 }
+        _ = drain(host)
+        let deadline = try! #require(host.nextDeadline)
+        #expect(deadline == Instant(milliseconds: 3000))
+        host.handleTimeout(now: Instant(milliseconds: 2999))
+        #expect(result == nil)
+        host.handleTimeout(now: deadline)
+        #expect(result == .notAnswered)
+        let evts = events(host)
+        #expect(evts.contains { if case .controllerReset = $0 { return true } else { return false } })
+        #expect(!host.isReady)
+        // After the back-off the host starts over with HCI Reset.
+        let retry = try! #require(host.nextDeadline)
+        host.handleTimeout(now: retry)
+        let packets = drain(host)
+        #expect(packets.count == 1 && HCICommand(body: packets[0].body)?.opcode == .reset)
+    }
+
+    @Test func hardwareErrorDropsLinksAndResets() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        let peer = BluetoothAddress("C4:11:22:33:44:55", kind: .random)!
+        host.receive(ScriptedController.connectionComplete(handle: 0x40, peer: peer), now: .zero)
+        _ = events(host)
+        host.receive(ScriptedController.event(0x10, [0x07]), now: .zero)
+        let evts = events(host)
+        #expect(evts.contains(.disconnected(handle: ConnectionHandle(0x40), reason: .hardwareFailure)))
+        #expect(host.links.isEmpty)
+        // Bring-up again after the back-off, and it succeeds.
+        host.handleTimeout(now: host.nextDeadline!)
+        var again = ScriptedController()
+        while let packet = host.pollTransmit() {
+            if let c = HCICommand(body: packet.body), let a = again.reply(to: c) { host.receive(a, now: .zero) }
+        }
+        #expect(host.isReady)
+    }
+
+    @Test func unsolicitedAnswerIsIgnored() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        host.receive(controller.commandComplete(.leRand, [0, 1, 2, 3, 4, 5, 6, 7, 8]), now: .zero)
+        #expect(host.isReady)
+        #expect(events(host).isEmpty)
+    }
+
+    @Test func malformedEventsAreDropped() {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        // A Command Status one byte short, and a Number Of Completed Packets
+        // whose count promises more entries than it carries.
+        host.receive([0x04, 0x0F, 0x03, 0x00, 0x01, 0x03], now: .zero)
+        host.receive([0x04, 0x13, 0x05, 0x02, 0x40, 0x00, 0x01, 0x00], now: .zero)
+        #expect(host.isReady)
+        #expect(events(host).isEmpty)
+        #expect(HCIEvent(body: [0x0F, 0x03, 0x00, 0x01, 0x03]) == nil)
+        #expect(HCIEvent(body: [0x3E, 0x03, 0x01, 0x00, 0x00]) == nil)
+        #expect(HCIEvent(body: [0x0E, 0x05, 0x01, 0x03]) == nil)
+    }
+}

@@ -1,0 +1,84 @@
+import BluetoothCore
+@testable import HCI
+
+/// Answers a host's bring-up commands the way a small LE controller does,
+/// so tests can get a Host to `.ready` and then script the interesting part.
+/// Only what the tests are not about is faked here.
+struct ScriptedController {
+    var aclLength: UInt16 = 27
+    var aclCount: UInt8 = 4
+    var commandCredits: UInt8 = 1
+    var sent: [HCIPacket] = []
+
+    static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
+        [HCIPacketType.event.rawValue, code, UInt8(params.count)] + params
+    }
+
+    func commandComplete(_ opcode: HCIOpcode, _ params: [UInt8]) -> [UInt8] {
+        ScriptedController.event(0x0E, [commandCredits, UInt8(opcode.value & 0xFF), UInt8(opcode.value >> 8)] + params)
+    }
+
+    func commandStatus(_ opcode: HCIOpcode, status: UInt8 = 0) -> [UInt8] {
+        ScriptedController.event(0x0F, [status, commandCredits, UInt8(opcode.value & 0xFF), UInt8(opcode.value >> 8)])
+    }
+
+    /// The reply a healthy controller gives to a bring-up command.
+    func reply(to command: HCICommand) -> [UInt8]? {
+        switch command.opcode {
+        case .reset, .setEventMask, .leSetEventMask, .leSetScanParameters, .leSetScanEnable:
+            return commandComplete(command.opcode, [0])
+        case .readLocalVersionInformation:
+            return commandComplete(command.opcode, [0, 9, 0, 0, 9, 0x5F, 0x00, 0x01, 0x00])
+        case .readBDAddr:
+            return commandComplete(command.opcode, [0, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00])
+        case .readLocalSupportedCommands:
+            return commandComplete(command.opcode, [0] + [UInt8](repeating: 0, count: 64))
+        case .readLocalSupportedFeatures:
+            return commandComplete(command.opcode, [0, 0, 0, 0, 0, 0x40, 0, 0, 0])
+        case .leReadBufferSize:
+            return commandComplete(command.opcode, [0, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8), aclCount])
+        case .leReadLocalSupportedFeatures:
+            return commandComplete(command.opcode, [0, 0x01, 0, 0, 0, 0, 0, 0, 0])
+        default:
+            return nil
+        }
+    }
+
+    /// Runs bring-up to completion and returns the host's events.
+    mutating func bringUp(_ host: Host, now: Instant = .zero) -> [HostEvent] {
+        host.start(now: now)
+        var events: [HostEvent] = []
+        var rounds = 0
+        while !host.isReady && rounds < 50 {
+            rounds += 1
+            while let packet = host.pollTransmit() {
+                sent.append(packet)
+                if packet.type == .command, let command = HCICommand(body: packet.body), let answer = reply(to: command) {
+                    host.receive(answer, now: now)
+                }
+            }
+        }
+        while let e = host.pollEvent() { events.append(e) }
+        return events
+    }
+
+    /// LE Connection Complete (legacy) for a central link to `peer`.
+    static func connectionComplete(handle: UInt16, peer: BluetoothAddress, status: UInt8 = 0) -> [UInt8] {
+        var p: [UInt8] = [0x01, status, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, peer.kind.rawValue]
+        p += peer.littleEndianBytes
+        p += [24, 0, 0, 0, 0x90, 0x01, 0x00]
+        return event(0x3E, p)
+    }
+}
+
+func drain(_ host: Host) -> [HCIPacket] {
+    var out: [HCIPacket] = []
+    while let p = host.pollTransmit() { out.append(p) }
+    return out
+}
+
+func events(_ host: Host) -> [HostEvent] {
+    var out: [HostEvent] = []
+    while let e = host.pollEvent() { out.append(e) }
+    return out
+}

@@ -1,0 +1,46 @@
+import BluetoothCore
+import CLinux
+import Testing
+@testable import Platform
+
+@Suite(.serialized) struct EventLoopTests {
+    @Test func timersFireInOrderAndIdleLoopSleeps() throws {
+        let loop = try EventLoop()
+        var fired: [Int] = []
+        let start = Clock.now()
+        loop.schedule(at: start.adding(milliseconds: 60)) { fired.append(2); loop.stop() }
+        loop.schedule(at: start.adding(milliseconds: 20)) { fired.append(1) }
+        loop.run()
+        #expect(fired == [1, 2])
+        #expect(Clock.now().millisecondsSince(start) >= 60)
+        // Two timers: a handful of wake-ups, not a spin.
+        #expect(loop.wakeups <= 4)
+    }
+
+    @Test func readableDescriptorIsDispatched() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        try FileDescriptor.setNonBlocking(fds[0])
+        var got: [UInt8] = []
+        loop.watch(fds[0]) { _ in
+            if let bytes = try? FileDescriptor.read(fds[0]) { got += bytes }
+            loop.stop()
+        }
+        loop.schedule(at: Clock.now().adding(milliseconds: 10)) {
+            _ = try? FileDescriptor.write(fds[1], [1, 2, 3][...])
+        }
+        loop.run(until: Clock.now().adding(seconds: 2)) { true }
+        #expect(got == [1, 2, 3])
+    }
+
+    @Test func cancelledTimerNeverFires() throws {
+        let loop = try EventLoop()
+        var fired = false
+        let t = loop.schedule(at: Clock.now().adding(milliseconds: 5)) { fired = true }
+        loop.cancel(t)
+        loop.run(until: Clock.now().adding(milliseconds: 30)) { true }
+        #expect(!fired)
+    }
+}
