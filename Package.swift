@@ -26,16 +26,25 @@ let package = Package(
         .target(name: "BluetoothCore"),
         // Sans-I/O protocol layers.
         .target(name: "HCI", dependencies: ["BluetoothCore"]),
+        .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
+        .target(name: "ATT", dependencies: ["BluetoothCore"]),
+        .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
+        // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
+        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "Pairing", "Platform"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <linux/input.h>
 

@@ -26,42 +26,6 @@ public struct HCICommand: Equatable {
     }
 }
 
-/// LE connection parameters in controller units: interval 1.25 ms,
-/// supervision timeout 10 ms.
-public struct ConnectionParameters: Equatable, CustomStringConvertible {
-    public var intervalMin: UInt16
-    public var intervalMax: UInt16
-    public var latency: UInt16
-    public var supervisionTimeout: UInt16
-
-    public init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, supervisionTimeout: UInt16) {
-        self.intervalMin = intervalMin
-        self.intervalMax = intervalMax
-        self.latency = latency
-        self.supervisionTimeout = supervisionTimeout
-    }
-
-    /// 30-50 ms interval, no latency, 4 s supervision timeout: responsive for
-    /// GATT discovery and still gentle on a phone's battery.
-    public static let `default` = ConnectionParameters(intervalMin: 24, intervalMax: 40, latency: 0, supervisionTimeout: 400)
-
-    /// The ranges of the Core specification (Vol 4 Part E 7.8.12): interval
-    /// 7.5 ms..4 s, latency up to 499, timeout 100 ms..32 s and longer than
-    /// (1 + latency) * interval * 2.
-    public var isValid: Bool {
-        guard intervalMin >= 6, intervalMax <= 3200, intervalMin <= intervalMax,
-              latency <= 499, supervisionTimeout >= 10, supervisionTimeout <= 3200 else { return false }
-        // timeout (10 ms units) * 10 > (1 + latency) * intervalMax (1.25 ms units) * 1.25 * 2
-        let timeoutMicros = Int(supervisionTimeout) * 10_000
-        let needed = (1 + Int(latency)) * Int(intervalMax) * 1250 * 2
-        return timeoutMicros > needed
-    }
-
-    public var description: String {
-        "interval \(intervalMin)-\(intervalMax) latency \(latency) timeout \(supervisionTimeout)"
-    }
-}
-
 /// Builders for the commands the host sends, with their parameter layouts.
 extension HCICommand {
     public static func reset() -> HCICommand { HCICommand(.reset) }
@@ -104,7 +68,7 @@ extension HCICommand {
         w.u8(ownAddressType)
         w.u16(p.intervalMin)
         w.u16(p.intervalMax)
-        w.u16(p.latency)
+        w.u16(p.peripheralLatency)
         w.u16(p.supervisionTimeout)
         w.u16(0) // min CE length
         w.u16(0) // max CE length
@@ -123,7 +87,7 @@ extension HCICommand {
         w.u16(handle.value)
         w.u16(p.intervalMin)
         w.u16(p.intervalMax)
-        w.u16(p.latency)
+        w.u16(p.peripheralLatency)
         w.u16(p.supervisionTimeout)
         w.u16(0)
         w.u16(0)
@@ -135,7 +99,7 @@ extension HCICommand {
         w.u16(handle.value)
         w.u16(p.intervalMin)
         w.u16(p.intervalMax)
-        w.u16(p.latency)
+        w.u16(p.peripheralLatency)
         w.u16(p.supervisionTimeout)
         w.u16(0)
         w.u16(0)
@@ -160,6 +124,11 @@ extension HCICommand {
     public static func leSetDataLength(_ handle: ConnectionHandle, txOctets: UInt16, txTime: UInt16) -> HCICommand {
         var w = ByteWriter(); w.u16(handle.value); w.u16(txOctets); w.u16(txTime)
         return HCICommand(.leSetDataLength, w.bytes)
+    }
+
+    public static func readEncryptionKeySize(_ handle: ConnectionHandle) -> HCICommand {
+        var w = ByteWriter(); w.u16(handle.value)
+        return HCICommand(.readEncryptionKeySize, w.bytes)
     }
 
     public static func readRemoteVersionInformation(_ handle: ConnectionHandle) -> HCICommand {

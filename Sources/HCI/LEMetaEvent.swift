@@ -1,10 +1,5 @@
 import BluetoothCore
 
-public enum LinkRole: UInt8 {
-    case central = 0
-    case peripheral = 1
-}
-
 /// What LE (Enhanced) Connection Complete reports.
 public struct LEConnectionComplete: Equatable {
     public var status: HCIStatus
@@ -121,7 +116,7 @@ public enum LEMetaEvent: Equatable {
         case LEMetaEvent.subeventRemoteConnectionParameterRequest:
             guard let h = r.u16(), let mn = r.u16(), let mx = r.u16(), let l = r.u16(), let t = r.u16() else { return nil }
             self = .remoteConnectionParameterRequest(handle: ConnectionHandle(h),
-                                                     parameters: ConnectionParameters(intervalMin: mn, intervalMax: mx, latency: l, supervisionTimeout: t))
+                                                     parameters: ConnectionParameters(intervalMin: mn, intervalMax: mx, peripheralLatency: l, supervisionTimeout: t))
         case LEMetaEvent.subeventDataLengthChange:
             guard let h = r.u16(), let a = r.u16(), let b = r.u16(), let c = r.u16(), let d = r.u16() else { return nil }
             self = .dataLengthChange(handle: ConnectionHandle(h), maxTxOctets: a, maxTxTime: b, maxRxOctets: c, maxRxTime: d)

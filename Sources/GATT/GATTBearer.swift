@@ -1,0 +1,289 @@
+import ATT
+import BluetoothCore
+
+public typealias GATTCompletion<T> = (Result<T, GATTError>) -> Void
+
+/// One ATT bearer (the fixed ATT channel of one LE link), sans-I/O: the GATT
+/// client of that link and the GATT server it shows the peer.
+///
+/// Feeding it: `receive(_:)` every ATT PDU L2CAP delivers for the link;
+/// `handleTimeout(now:)` when `nextDeadline` has passed; `close()` when the
+/// link goes down. Draining it: `pollTransmit(now:)` until nil (ATT PDUs for
+/// L2CAP's ATT channel; `now` starts the 30 s transaction timer of a request
+/// when it leaves) and `pollEvent()`. Client requests (see
+/// GATTBearer+Client) queue here and complete through their closures, one
+/// ATT request outstanding at a time, in FIFO order.
+public final class GATTBearer {
+    /// The ATT transaction timeout (Core Vol 3 Part F 3.3.3).
+    public static let transactionTimeout: Int64 = 30_000
+
+    public let handle: ConnectionHandle
+    /// The ATT_MTU we ask for and accept: 247 fills one LE data PDU of
+    /// 251 bytes with the L2CAP header.
+    public let preferredMTU: UInt16
+    public private(set) var mtu: Int = attDefaultMTU
+    public private(set) var isClosed = false
+    /// The server side: answers the peer's discovery of our database.
+    public var server: GATTServer
+    /// Notifications and indications for value handles without a handler.
+    public var onUnhandledValue: ((_ handle: AttributeHandle, _ value: [UInt8], _ isIndication: Bool) -> Void)?
+
+    var valueHandlers: [AttributeHandle: ([UInt8]) -> Void] = [:]
+    var queue = FIFO<ClientProcedure>()
+    var active: ClientProcedure?
+    var activeOpcode: AttributeOpcode?
+    var requestSentAt: Instant?
+
+    struct Outgoing {
+        enum Kind { case plain, request, indication }
+        let bytes: [UInt8]
+        let kind: Kind
+    }
+    var outbox = FIFO<Outgoing>()
+    var events = FIFO<GATTBearerEvent>()
+
+    var indications = FIFO<(AttributeHandle, [UInt8])>()
+    var indicationOutstanding: AttributeHandle?
+    var indicationSentAt: Instant?
+
+    public init(handle: ConnectionHandle, database: GATTDatabase, preferredMTU: UInt16 = 247) {
+        self.handle = handle
+        self.preferredMTU = max(preferredMTU, UInt16(attDefaultMTU))
+        self.server = GATTServer(database: database)
+    }
+
+    // MARK: output
+
+    /// The next ATT PDU to send on this link's ATT channel.
+    public func pollTransmit(now: Instant) -> [UInt8]? {
+        guard let outgoing = outbox.popFirst() else { return nil }
+        switch outgoing.kind {
+        case .request: requestSentAt = now
+        case .indication: indicationSentAt = now
+        case .plain: break
+        }
+        return outgoing.bytes
+    }
+
+    public func pollEvent() -> GATTBearerEvent? { events.popFirst() }
+
+    /// When `handleTimeout(now:)` must be called, or nil if nothing waits.
+    public var nextDeadline: Instant? {
+        guard !isClosed else { return nil }
+        return earliest(requestSentAt?.adding(milliseconds: GATTBearer.transactionTimeout),
+                        indicationSentAt?.adding(milliseconds: GATTBearer.transactionTimeout))
+    }
+
+    public func handleTimeout(now: Instant) {
+        guard let deadline = nextDeadline, now >= deadline else { return }
+        Log.error("gatt", "ATT transaction timeout on \(handle): the bearer is closed, the link must go")
+        finish(with: .timeout)
+        events.append(.transactionTimeout)
+    }
+
+    /// The link is gone: fail everything still pending.
+    public func close() {
+        guard !isClosed else { return }
+        finish(with: .bearerClosed)
+    }
+
+    private func finish(with error: GATTError) {
+        isClosed = true
+        var completions: [() -> Void] = []
+        if let active { completions.append(active.fail(error)) }
+        active = nil
+        activeOpcode = nil
+        requestSentAt = nil
+        while let procedure = queue.popFirst() { completions.append(procedure.fail(error)) }
+        outbox.removeAll()
+        indications.removeAll()
+        indicationOutstanding = nil
+        indicationSentAt = nil
+        // No state is touched after this, so callers may do anything here.
+        for completion in completions { completion() }
+    }
+
+    // MARK: input
+
+    /// One ATT PDU from L2CAP.
+    public func receive(_ bytes: [UInt8]) {
+        guard !isClosed else {
+            Log.debug("gatt", "ATT PDU on closed bearer \(handle) dropped")
+            return
+        }
+        guard let first = bytes.first else {
+            Log.warning("gatt", "empty ATT PDU on \(handle) dropped")
+            return
+        }
+        let op = AttributeOpcode(first)
+        if op.isResponse {
+            receiveResponse(bytes, op)
+        } else if op == .handleValueNotification || op == .handleValueIndication {
+            receiveValue(bytes, op)
+        } else if op == .handleValueConfirmation {
+            receiveConfirmation(bytes)
+        } else if op == .multipleHandleValueNotification {
+            // Only sent to clients that enable it in Client Supported Features; we do not.
+            Log.info("gatt", "\(op) on \(handle) ignored")
+        } else if op == .exchangeMTURequest {
+            receiveMTURequest(bytes)
+        } else if let response = server.respond(to: bytes, mtu: mtu) {
+            outbox.append(Outgoing(bytes: response, kind: .plain))
+        }
+    }
+
+    private func receiveMTURequest(_ bytes: [UInt8]) {
+        guard case .exchangeMTURequest(let clientRxMTU)? = try? ATTPDU.decode(bytes) else {
+            outbox.append(Outgoing(bytes: ATTPDU.errorResponse(request: .exchangeMTURequest, handle: .invalid, error: .invalidPDU).encode(), kind: .plain))
+            return
+        }
+        outbox.append(Outgoing(bytes: ATTPDU.exchangeMTUResponse(serverRxMTU: preferredMTU).encode(), kind: .plain))
+        // The new MTU applies after the response (which fits the old one).
+        applyMTU(peerRxMTU: clientRxMTU)
+    }
+
+    func applyMTU(peerRxMTU: UInt16) {
+        let negotiated = max(attDefaultMTU, min(Int(peerRxMTU), Int(preferredMTU)))
+        guard negotiated != mtu else { return }
+        Log.debug("gatt", "ATT_MTU on \(handle) is \(negotiated)")
+        mtu = negotiated
+        events.append(.mtuChanged(negotiated))
+    }
+
+    private func receiveResponse(_ bytes: [UInt8], _ op: AttributeOpcode) {
+        guard let procedure = active, let sent = activeOpcode else {
+            Log.warning("gatt", "\(op) on \(handle) answers nothing outstanding; dropped")
+            return
+        }
+        // Whatever it holds, a response ends the transaction.
+        active = nil
+        activeOpcode = nil
+        requestSentAt = nil
+        let step: ClientProcedure.Step
+        do {
+            let pdu = try ATTPDU.decode(bytes)
+            if case .errorResponse(let request, let at, let code) = pdu {
+                if request == sent {
+                    Log.debug("gatt", "\(sent) for \(at) on \(handle) failed: \(code)")
+                    step = procedure.step(pdu, mtu: mtu)
+                } else {
+                    Log.warning("gatt", "error response for \(request) while \(sent) is outstanding on \(handle)")
+                    step = .done(procedure.fail(.unexpectedResponse(op)))
+                }
+            } else if op.rawValue == sent.rawValue &+ 1 {
+                if case .exchangeMTUResponse(let serverRxMTU) = pdu { applyMTU(peerRxMTU: serverRxMTU) }
+                step = procedure.step(pdu, mtu: mtu)
+            } else {
+                Log.warning("gatt", "\(op) while \(sent) is outstanding on \(handle)")
+                step = .done(procedure.fail(.unexpectedResponse(op)))
+            }
+        } catch {
+            Log.warning("gatt", "\(error) on \(handle)")
+            step = .done(procedure.fail(.malformedResponse(op)))
+        }
+        switch step {
+        case .next(let next):
+            send(next)
+        case .done(let completion):
+            completion()
+            startNext()
+        }
+    }
+
+    private func receiveValue(_ bytes: [UInt8], _ op: AttributeOpcode) {
+        let handleOfValue: AttributeHandle
+        let value: [UInt8]
+        let isIndication: Bool
+        switch try? ATTPDU.decode(bytes) {
+        case .handleValueNotification(let h, let v)?:
+            (handleOfValue, value, isIndication) = (h, v, false)
+        case .handleValueIndication(let h, let v)?:
+            (handleOfValue, value, isIndication) = (h, v, true)
+        default:
+            Log.warning("gatt", "malformed \(op) on \(handle) dropped")
+            return
+        }
+        // Confirm first: the server may not send another indication until then.
+        if isIndication { outbox.append(Outgoing(bytes: ATTPDU.handleValueConfirmation.encode(), kind: .plain)) }
+        if let handler = valueHandlers[handleOfValue] {
+            handler(value)
+        } else if let onUnhandledValue {
+            onUnhandledValue(handleOfValue, value, isIndication)
+        } else {
+            Log.debug("gatt", "\(op) for \(handleOfValue) on \(handle) has no handler")
+        }
+    }
+
+    private func receiveConfirmation(_ bytes: [UInt8]) {
+        guard bytes.count == 1 else {
+            Log.warning("gatt", "malformed confirmation on \(handle) dropped")
+            return
+        }
+        guard let confirmed = indicationOutstanding else {
+            Log.warning("gatt", "confirmation on \(handle) without an indication outstanding")
+            return
+        }
+        indicationOutstanding = nil
+        indicationSentAt = nil
+        if confirmed == server.database.valueHandle(of: GATTUUID.serviceChanged) { server.serviceChangedConfirmed() }
+        sendNextIndication()
+    }
+
+    // MARK: client queue
+
+    func enqueue(_ procedure: ClientProcedure) {
+        guard !isClosed else {
+            procedure.fail(.bearerClosed)()
+            return
+        }
+        queue.append(procedure)
+        startNext()
+    }
+
+    /// Starts queued procedures until one is outstanding. Write commands
+    /// complete as they are queued for sending.
+    func startNext() {
+        while active == nil, !isClosed, let procedure = queue.popFirst() {
+            if let problem = procedure.check(mtu: mtu) {
+                procedure.fail(problem)()
+                continue
+            }
+            if case .writeCommand(_, _, let done) = procedure {
+                outbox.append(Outgoing(bytes: procedure.request().encode(), kind: .plain))
+                done?(.success(()))
+                continue
+            }
+            send(procedure)
+        }
+    }
+
+    private func send(_ procedure: ClientProcedure) {
+        let request = procedure.request()
+        active = procedure
+        activeOpcode = request.opcode
+        outbox.append(Outgoing(bytes: request.encode(), kind: .request))
+    }
+
+    // MARK: server indications
+
+    /// Tells the client that handles in `range` changed, if it asked for
+    /// Service Changed indications. Returns whether one was queued.
+    @discardableResult
+    public func indicateServiceChanged(_ range: AttributeHandleRange = .all) -> Bool {
+        guard !isClosed, let valueHandle = server.database.valueHandle(of: GATTUUID.serviceChanged),
+              server.clientConfiguration(forValue: valueHandle).contains(.indication) else { return false }
+        var w = ByteWriter()
+        w.u16(range.start.value)
+        w.u16(range.end.value)
+        indications.append((valueHandle, w.bytes))
+        sendNextIndication()
+        return true
+    }
+
+    private func sendNextIndication() {
+        guard indicationOutstanding == nil, !isClosed, let (valueHandle, value) = indications.popFirst() else { return }
+        indicationOutstanding = valueHandle
+        let pdu = ATTPDU.handleValueIndication(valueHandle, value: Array(value.prefix(mtu - 3)))
+        outbox.append(Outgoing(bytes: pdu.encode(), kind: .indication))
+    }
+}

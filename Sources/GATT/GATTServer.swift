@@ -1,0 +1,339 @@
+import ATT
+import BluetoothCore
+
+/// Client Supported Features bits (Core Vol 3 Part G 7.2).
+public struct ClientSupportedFeatures: OptionSet, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let robustCaching = ClientSupportedFeatures(rawValue: 0x01)
+    public static let enhancedATTBearer = ClientSupportedFeatures(rawValue: 0x02)
+    public static let multipleHandleValueNotifications = ClientSupportedFeatures(rawValue: 0x04)
+}
+
+/// The server side of one ATT bearer: answers the peer's requests from the
+/// shared database and keeps this client's CCCDs and features. Sans-I/O:
+/// `respond` takes a request and gives the response bytes (nil for commands).
+public struct GATTServer {
+    public let database: GATTDatabase
+    /// CCCD values of this client, by CCCD handle.
+    public private(set) var clientConfigurations: [AttributeHandle: ClientConfiguration] = [:]
+    public private(set) var clientFeatures: ClientSupportedFeatures = []
+    /// Robust caching (Core Vol 3 Part G 2.5.2.1): false for a bonded client
+    /// that last saw a different Database Hash (the owner knows; set it at
+    /// bearer creation). A change-unaware client that enabled robust
+    /// caching gets Database Out Of Sync until it catches up.
+    public var isChangeAware = true
+    private var outOfSyncReported = false
+
+    public init(database: GATTDatabase) {
+        self.database = database
+    }
+
+    /// What this database supports of the client features.
+    var supportedFeatures: ClientSupportedFeatures {
+        database.databaseHash == nil ? [] : .robustCaching
+    }
+
+    /// Restores a bonded client's CCCD (values persist across connections for bonds).
+    public mutating func restoreClientConfiguration(_ value: ClientConfiguration, at handle: AttributeHandle) {
+        clientConfigurations[handle] = value
+    }
+
+    /// The configuration of the CCCD that follows `valueHandle`'s characteristic value.
+    public func clientConfiguration(forValue valueHandle: AttributeHandle) -> ClientConfiguration {
+        guard let next = valueHandle.next, let cccd = database.attribute(at: next),
+              cccd.type == GATTUUID.clientCharacteristicConfiguration else { return [] }
+        return clientConfigurations[cccd.handle] ?? []
+    }
+
+    /// A Service Changed indication was confirmed: the client knows.
+    mutating func serviceChangedConfirmed() {
+        isChangeAware = true
+        outOfSyncReported = false
+    }
+
+    // MARK: requests
+
+    /// Answers one request or command (Exchange MTU is the bearer's).
+    /// Returns the response PDU, or nil when none is due (commands).
+    public mutating func respond(to bytes: [UInt8], mtu: Int) -> [UInt8]? {
+        guard let first = bytes.first else { return nil }
+        let op = AttributeOpcode(first)
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.decode(bytes)
+        } catch {
+            if op.isCommand {
+                Log.info("gatt", "ignoring malformed or unknown command \(op): \(error)")
+                return nil
+            }
+            let code: ATTErrorCode
+            switch error {
+            case .unknownOpcode: code = .requestNotSupported
+            default: code = .invalidPDU
+            }
+            Log.info("gatt", "answering \(op) with \(code): \(error)")
+            return ATTPDU.errorResponse(request: op, handle: .invalid, error: code).encode()
+        }
+        switch outOfSync(pdu) {
+        case .ignore: return nil
+        case .respond(let bytes): return bytes
+        case nil: return answer(pdu, mtu: mtu)?.encode()
+        }
+    }
+
+    private func error(_ op: AttributeOpcode, _ handle: AttributeHandle, _ code: ATTErrorCode) -> ATTPDU {
+        .errorResponse(request: op, handle: handle, error: code)
+    }
+
+    private mutating func answer(_ pdu: ATTPDU, mtu: Int) -> ATTPDU? {
+        let op = pdu.opcode
+        switch pdu {
+        case .findInformationRequest(let range):
+            guard range.isValid else { return error(op, range.start, .invalidHandle) }
+            return findInformation(range, mtu: mtu)
+
+        case .findByTypeValueRequest(let range, let type, let value):
+            guard range.isValid else { return error(op, range.start, .invalidHandle) }
+            return findByTypeValue(range, type: BluetoothUUID(type), value: value, mtu: mtu)
+
+        case .readByTypeRequest(let range, let type):
+            guard range.isValid else { return error(op, range.start, .invalidHandle) }
+            return readByType(range, type: type, mtu: mtu)
+
+        case .readByGroupTypeRequest(let range, let type):
+            guard range.isValid else { return error(op, range.start, .invalidHandle) }
+            guard type == GATTUUID.primaryService || type == GATTUUID.secondaryService else {
+                return error(op, range.start, .unsupportedGroupType)
+            }
+            return readByGroupType(range, type: type, mtu: mtu)
+
+        case .readRequest(let handle):
+            switch readableValue(handle) {
+            case .failure(let code): return error(op, handle, code)
+            case .success(let value):
+                if database.attribute(at: handle)?.type == GATTUUID.databaseHash { serviceChangedConfirmed() }
+                return .readResponse(Array(value.prefix(mtu - 1)))
+            }
+
+        case .readBlobRequest(let handle, let offset):
+            switch readableValue(handle) {
+            case .failure(let code): return error(op, handle, code)
+            case .success(let value):
+                // A value that fits a Read Response is not long.
+                guard value.count > mtu - 1 else { return error(op, handle, .attributeNotLong) }
+                guard Int(offset) <= value.count else { return error(op, handle, .invalidOffset) }
+                return .readBlobResponse(Array(value[Int(offset)...].prefix(mtu - 1)))
+            }
+
+        case .readMultipleRequest(let handles):
+            var out: [UInt8] = []
+            for handle in handles {
+                switch readableValue(handle) {
+                case .failure(let code): return error(op, handle, code)
+                case .success(let value): out += value
+                }
+            }
+            return .readMultipleResponse(Array(out.prefix(mtu - 1)))
+
+        case .writeRequest(let handle, let value):
+            if let code = write(value, at: handle) { return error(op, handle, code) }
+            return .writeResponse
+
+        case .writeCommand(let handle, let value):
+            if let code = write(value, at: handle) {
+                Log.info("gatt", "write command to \(handle) ignored: \(code)")
+            }
+            return nil
+
+        case .signedWriteCommand(let handle, _, _):
+            // No attribute here allows authenticated signed writes (and we
+            // hold no CSRK to check a signature): commands are never answered.
+            Log.info("gatt", "signed write command to \(handle) ignored")
+            return nil
+
+        case .prepareWriteRequest, .executeWriteRequest:
+            // Nothing here is long or needs reliable writes.
+            return error(op, .invalid, .requestNotSupported)
+
+        default:
+            // PDUs a server never receives (responses are routed to the client
+            // before they get here); a command among them is not answered.
+            if op.isCommand { return nil }
+            return error(op, .invalid, .requestNotSupported)
+        }
+    }
+
+    // MARK: robust caching
+
+    /// Database Out Of Sync for a change-unaware client that enabled robust
+    /// caching, on requests that name attribute handles. Discovery stays
+    /// allowed so the client can catch up, as does reading the hash.
+    private enum Blocked {
+        case ignore
+        case respond([UInt8])
+    }
+
+    private mutating func outOfSync(_ pdu: ATTPDU) -> Blocked? {
+        guard !isChangeAware, clientFeatures.contains(.robustCaching) else { return nil }
+        // A change-unaware client's commands are ignored.
+        if pdu.opcode.isCommand { return .ignore }
+        var handle = AttributeHandle.invalid
+        switch pdu {
+        case .readRequest(let h), .readBlobRequest(let h, _), .writeRequest(let h, _), .prepareWriteRequest(let h, _, _):
+            handle = h
+        case .readMultipleRequest(let handles):
+            handle = handles.first ?? .invalid
+        case .readByTypeRequest(let range, let type):
+            if type == GATTUUID.databaseHash { return nil }
+            if type == GATTUUID.characteristic || type == GATTUUID.include || range == .all { return nil }
+        default:
+            return nil
+        }
+        // After one error, the client's next request proves it has seen it.
+        if outOfSyncReported {
+            serviceChangedConfirmed()
+            return nil
+        }
+        outOfSyncReported = true
+        return .respond(ATTPDU.errorResponse(request: pdu.opcode, handle: handle, error: .databaseOutOfSync).encode())
+    }
+
+    // MARK: reading
+
+    /// The value of an attribute as this client sees it, or why it cannot be read.
+    func readableValue(_ handle: AttributeHandle) -> Result<[UInt8], ATTErrorCode> {
+        guard let attribute = database.attribute(at: handle) else { return .failure(.invalidHandle) }
+        guard attribute.permissions.contains(.read) else { return .failure(.readNotPermitted) }
+        return .success(currentValue(attribute))
+    }
+
+    func currentValue(_ attribute: GATTAttribute) -> [UInt8] {
+        switch attribute.kind {
+        case .clientConfiguration:
+            return (clientConfigurations[attribute.handle] ?? []).bytes
+        case .clientSupportedFeatures:
+            return [clientFeatures.rawValue]
+        case .databaseHash:
+            return database.databaseHash ?? []
+        case .service, .stored:
+            return attribute.value
+        }
+    }
+
+    private func attributes(in range: AttributeHandleRange) -> ArraySlice<GATTAttribute> {
+        let all = database.attributes
+        let lower = Int(range.start.value) - 1
+        let upper = min(Int(range.end.value), all.count)
+        guard lower >= 0, lower < upper else { return [] }
+        return all[lower..<upper]
+    }
+
+    private func findInformation(_ range: AttributeHandleRange, mtu: Int) -> ATTPDU {
+        var entries: [AttributeHandleUUID] = []
+        var long = false
+        var used = 2
+        for attribute in attributes(in: range) {
+            let isLong = attribute.type.shortValue == nil
+            if entries.isEmpty { long = isLong } else if isLong != long { break }
+            let size = 2 + (long ? 16 : 2)
+            guard used + size <= mtu else { break }
+            used += size
+            entries.append(AttributeHandleUUID(handle: attribute.handle, uuid: attribute.type))
+        }
+        if entries.isEmpty { return error(.findInformationRequest, range.start, .attributeNotFound) }
+        return .findInformationResponse(entries)
+    }
+
+    private func findByTypeValue(_ range: AttributeHandleRange, type: BluetoothUUID, value: [UInt8], mtu: Int) -> ATTPDU {
+        var entries: [AttributeHandlesInformation] = []
+        var used = 1
+        for attribute in attributes(in: range) where attribute.type == type {
+            guard attribute.permissions.contains(.read) else { continue }
+            let current = currentValue(attribute)
+            // Service UUIDs match in either width (a 16-bit UUID may be asked
+            // for in its 128-bit form).
+            let matches: Bool
+            if attribute.isServiceDeclaration, let asked = BluetoothUUID(littleEndian: value[...]),
+               let have = BluetoothUUID(littleEndian: current[...]) {
+                matches = asked == have
+            } else {
+                matches = current == value
+            }
+            guard matches else { continue }
+            guard used + 4 <= mtu else { break }
+            used += 4
+            entries.append(AttributeHandlesInformation(found: attribute.handle, groupEnd: attribute.groupEnd))
+        }
+        if entries.isEmpty { return error(.findByTypeValueRequest, range.start, .attributeNotFound) }
+        return .findByTypeValueResponse(entries)
+    }
+
+    private mutating func readByType(_ range: AttributeHandleRange, type: BluetoothUUID, mtu: Int) -> ATTPDU {
+        var entries: [AttributeData] = []
+        var used = 2
+        // Each entry is length-prefixed by one byte: at most 253 value bytes.
+        let maxValue = min(253, mtu - 4)
+        for attribute in attributes(in: range) where attribute.type == type {
+            guard attribute.permissions.contains(.read) else {
+                // The first match decides the answer; later ones end the list.
+                if entries.isEmpty { return error(.readByTypeRequest, attribute.handle, .readNotPermitted) }
+                break
+            }
+            let value = Array(currentValue(attribute).prefix(maxValue))
+            if let first = entries.first, first.value.count != value.count { break }
+            guard used + 2 + value.count <= mtu else { break }
+            used += 2 + value.count
+            entries.append(AttributeData(handle: attribute.handle, value: value))
+        }
+        if entries.isEmpty { return error(.readByTypeRequest, range.start, .attributeNotFound) }
+        if type == GATTUUID.databaseHash { serviceChangedConfirmed() }
+        return .readByTypeResponse(entries)
+    }
+
+    private func readByGroupType(_ range: AttributeHandleRange, type: BluetoothUUID, mtu: Int) -> ATTPDU {
+        var entries: [AttributeGroupData] = []
+        var used = 2
+        let maxValue = min(251, mtu - 6)
+        for attribute in attributes(in: range) where attribute.type == type {
+            let value = Array(attribute.value.prefix(maxValue))
+            if let first = entries.first, first.value.count != value.count { break }
+            guard used + 4 + value.count <= mtu else { break }
+            used += 4 + value.count
+            entries.append(AttributeGroupData(handle: attribute.handle, groupEnd: attribute.groupEnd, value: value))
+        }
+        if entries.isEmpty { return error(.readByGroupTypeRequest, range.start, .attributeNotFound) }
+        return .readByGroupTypeResponse(entries)
+    }
+
+    // MARK: writing
+
+    /// Applies a write; nil when it succeeded, else the error to answer.
+    private mutating func write(_ value: [UInt8], at handle: AttributeHandle) -> ATTErrorCode? {
+        guard let attribute = database.attribute(at: handle) else { return .invalidHandle }
+        guard attribute.permissions.contains(.write) else { return .writeNotPermitted }
+        switch attribute.kind {
+        case .clientConfiguration(let allowed):
+            guard value.count == 2 else { return .invalidAttributeValueLength }
+            let requested = ClientConfiguration(rawValue: UInt16(value[0]) | UInt16(value[1]) << 8)
+            // Bits 2-15 are reserved: ignore them. Asking for a kind of
+            // update the characteristic does not send is not allowed.
+            let known = requested.intersection([.notification, .indication])
+            guard allowed.isSuperset(of: known) else { return .valueNotAllowed }
+            clientConfigurations[handle] = known
+            Log.debug("gatt", "client configuration \(handle) = \(known.rawValue)")
+            return nil
+        case .clientSupportedFeatures:
+            guard !value.isEmpty else { return .invalidAttributeValueLength }
+            let requested = ClientSupportedFeatures(rawValue: value[0]).intersection(supportedFeatures)
+            // A client may not clear a feature it enabled (Core Vol 3 Part G 7.2).
+            guard requested.isSuperset(of: clientFeatures) else { return .valueNotAllowed }
+            clientFeatures = requested
+            return nil
+        case .databaseHash, .service, .stored:
+            // Nothing else in our database is writable today.
+            return .writeNotPermitted
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import BluetoothCore
+
+/// L2CAP for LE-U links, sans-I/O. It owns no dynamic channels: it routes
+/// the fixed ATT and SMP channels to their layers and answers the LE
+/// signaling channel itself.
+///
+/// Inputs: `linkConnected`, `linkDisconnected`, `receive(frame:on:)` (complete
+/// basic frames from HCI), `send(_:on:channel:)` (payloads from ATT and SMP).
+/// Output: `pollEvent()` until nil. It keeps no timers (it never sends a
+/// signaling request, so it never waits for a response).
+public struct L2CAPLayer {
+    /// Our signaling MTU: the LE minimum. Larger commands get a Command
+    /// Reject "signaling MTU exceeded" (Core Vol 3 Part A 4).
+    public static let signalingMTU = 23
+
+    public private(set) var links: [ConnectionHandle: L2CAPLink] = [:]
+    var events = FIFO<L2CAPEvent>()
+
+    public init() {}
+
+    public mutating func linkConnected(_ link: L2CAPLink) {
+        if links[link.handle] != nil {
+            Log.warning("l2cap", "link \(link.handle) connected twice; replacing its state")
+        }
+        links[link.handle] = link
+    }
+
+    public mutating func linkDisconnected(_ handle: ConnectionHandle) {
+        links[handle] = nil
+    }
+
+    public mutating func pollEvent() -> L2CAPEvent? { events.popFirst() }
+
+    /// Wraps a payload for a fixed channel into a basic frame for HCI.
+    public mutating func send(_ payload: [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {
+        guard links[handle] != nil else {
+            Log.warning("l2cap", "dropping \(payload.count) bytes for \(channel) on unknown link \(handle)")
+            return
+        }
+        guard payload.count <= Int(UInt16.max) else {
+            Log.error("l2cap", "payload of \(payload.count) bytes does not fit a frame; dropped")
+            return
+        }
+        events.append(.transmit(handle, BasicFrame.encode(channel: channel, payload: payload)))
+    }
+
+    /// One complete basic frame from HCI.
+    public mutating func receive(_ frame: [UInt8], on handle: ConnectionHandle) {
+        guard let link = links[handle] else {
+            Log.warning("l2cap", "frame on unknown link \(handle) dropped")
+            return
+        }
+        guard let (channel, payload) = BasicFrame.decode(frame) else {
+            Log.warning("l2cap", "malformed frame on \(handle) dropped: length field disagrees with \(frame.count) bytes")
+            return
+        }
+        switch channel {
+        case .att:
+            events.append(.att(handle, Array(payload)))
+        case .smp:
+            events.append(.smp(handle, Array(payload)))
+        case .leSignaling:
+            handleSignaling(payload, link: link)
+        default:
+            Log.info("l2cap", "frame for \(channel) on \(handle) dropped: no such channel")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import BluetoothCore
+import CLinux
+
+/// An append-only text file written a line at a time, each line with one
+/// write(2) so readers following the file never see half a line.
+public final class LineFile {
+    private var fd: Int32
+    public let path: String
+
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        fd = path == "-" ? 1 : nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError("open \(path)") }
+    }
+
+    deinit { if fd > 2 { FileDescriptor.close(fd) } }
+
+    public func write(_ line: String) {
+        guard fd >= 0 else { return }
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { CLinux.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if nn_errno() == EINTR { continue }
+                Log.error("events", "\(SystemError("write \(path)")); event log stopped")
+                if fd > 2 { FileDescriptor.close(fd) }
+                fd = -1
+                return
+            }
+            offset += n
+        }
+    }
+}
