@@ -9,6 +9,7 @@ Everything else on the output is an asynchronous event without an id (see README
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -40,15 +41,20 @@ class ControlProtocol:
         self._commands: dict[str, Callable[[dict], Awaitable[dict]]] = {
             'add_phone': self._add_phone,
             'remove_phone': self._remove_phone,
-            'power_on': self._power_on,
-            'power_off': self._power_off,
-            'out_of_range': self._out_of_range,
-            'in_range': self._in_range,
-            'unpair': self._unpair,
+            'power_on': self._phone_action('power_on'),
+            'power_off': self._phone_action('power_off'),
+            'out_of_range': self._phone_action('go_out_of_range'),
+            'in_range': self._phone_action('come_into_range'),
+            'unpair': self._phone_action('unpair'),
+            'request_security': self._phone_action('request_security'),
+            'state': self._phone_action(None),
             'set_paired': self._set_paired,
             'rotate_address': self._rotate_address,
             'disconnect': self._disconnect,
-            'state': self._state,
+            'type_passkey': self._type_passkey,
+            'confirm_pairing': self._confirm_pairing,
+            'set_pairing_mode': self._set_pairing_mode,
+            'forget_bond': self._forget_bond,
             'list': self._list,
             'ping': self._ping,
             'quit': self._quit,
@@ -59,7 +65,7 @@ class ControlProtocol:
         return sorted(self._commands)
 
     def register(self, name: str, handler: Callable[[dict], Awaitable[dict]]) -> None:
-        """Room for later commands (security, ANCS, AMS) without touching this file."""
+        """Room for later commands (ANCS, AMS) without touching this file."""
         self._commands[name] = handler
 
     async def handle_line(self, line: str) -> dict | None:
@@ -94,6 +100,19 @@ class ControlProtocol:
         return {'event': 'reply', 'id': request_id, 'cmd': name, 'ok': True, **result}
 
     # ---------------------------------------------------------------- commands
+    def _phone_action(self, method: str | None) -> Callable[[dict], Awaitable[dict]]:
+        """A command that calls one argument-less Phone method and replies STATE."""
+
+        async def run(arguments: dict) -> dict:
+            phone = self.simulator.phone(_phone_name(arguments))
+            if method is not None:
+                result = getattr(phone, method)()
+                if inspect.isawaitable(result):
+                    await result
+            return phone.state()
+
+        return run
+
     async def _add_phone(self, arguments: dict) -> dict:
         name = _phone_name(arguments)
         settings = {key: arguments[key] for key in _PHONE_SETTING_KEYS if key in arguments}
@@ -104,31 +123,6 @@ class ControlProtocol:
         name = _phone_name(arguments)
         await self.simulator.remove_phone(name)
         return {'phone': name}
-
-    async def _power_on(self, arguments: dict) -> dict:
-        phone = self.simulator.phone(_phone_name(arguments))
-        await phone.power_on()
-        return phone.state()
-
-    async def _power_off(self, arguments: dict) -> dict:
-        phone = self.simulator.phone(_phone_name(arguments))
-        await phone.power_off()
-        return phone.state()
-
-    async def _out_of_range(self, arguments: dict) -> dict:
-        phone = self.simulator.phone(_phone_name(arguments))
-        await phone.go_out_of_range()
-        return phone.state()
-
-    async def _in_range(self, arguments: dict) -> dict:
-        phone = self.simulator.phone(_phone_name(arguments))
-        await phone.come_into_range()
-        return phone.state()
-
-    async def _unpair(self, arguments: dict) -> dict:
-        phone = self.simulator.phone(_phone_name(arguments))
-        await phone.unpair()
-        return phone.state()
 
     async def _set_paired(self, arguments: dict) -> dict:
         phone = self.simulator.phone(_phone_name(arguments))
@@ -152,8 +146,31 @@ class ControlProtocol:
         await phone.disconnect(reason)
         return phone.state()
 
-    async def _state(self, arguments: dict) -> dict:
-        return self.simulator.phone(_phone_name(arguments)).state()
+    async def _type_passkey(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        digits = arguments.get('digits', arguments.get('passkey'))
+        if not isinstance(digits, (str, int)) or isinstance(digits, bool):
+            raise ControlError('missing "digits"')
+        phone.type_passkey(digits)
+        return phone.state()
+
+    async def _confirm_pairing(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        phone.confirm_pairing(bool(arguments.get('accept', True)))
+        return phone.state()
+
+    async def _set_pairing_mode(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        phone.set_pairing_mode(str(arguments.get('mode')))
+        return phone.state()
+
+    async def _forget_bond(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        peer = arguments.get('peer')
+        if peer is not None and not isinstance(peer, str):
+            raise ControlError('"peer" is an address string')
+        forgotten = await phone.forget_bond(peer)
+        return {**phone.state(), 'forgotten': forgotten}
 
     async def _list(self, _arguments: dict) -> dict:
         return {

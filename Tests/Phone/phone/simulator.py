@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 
 from .controller import CorrectedController, H4Server, HostInterface, SimulatedLink
@@ -44,6 +45,7 @@ class Simulator:
         self.acl_buffers = acl_buffers
         self.head_unit_address = head_unit_address
         self.link_loss_delay = link_loss_delay
+        self.state_dir = state_dir
         self.identities = IdentityStore(state_dir)
         self._on_event = on_event
         self.events: list[dict] = []
@@ -158,7 +160,14 @@ class Simulator:
             raise PhoneError('simulator not started')
         phone_settings = PhoneSettings(name=name, **settings)
         identity = self.identities.identity(name)
-        phone = Phone(phone_settings, identity, self.link, self.emit, link_loss_delay=self.link_loss_delay)
+        phone = Phone(
+            phone_settings,
+            identity,
+            self.link,
+            self.emit,
+            link_loss_delay=self.link_loss_delay,
+            bond_file=os.path.join(self.state_dir, 'bonds.json') if self.state_dir else None,
+        )
         self.phones[name] = phone
         if power_on:
             await phone.power_on()

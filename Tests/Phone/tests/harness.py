@@ -11,7 +11,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bumble import hci  # noqa: E402
-from bumble.device import Device  # noqa: E402
+from bumble.core import UUID  # noqa: E402
+from bumble.device import Device, Peer  # noqa: E402
 from bumble.transport import open_transport  # noqa: E402
 
 from phone import Simulator  # noqa: E402
@@ -158,6 +159,21 @@ async def bumble_central(port: int):
     device = Device.with_hci('central', hci.Address('C0:98:76:54:32:10'), tap, transport.sink)
     await device.power_on()
     return device, transport, tap
+
+
+async def connect_and_discover(central, address: hci.Address):
+    """Connect the central to a phone and discover its GATT database."""
+    connection = await central.connect(address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5)
+    peer = Peer(connection)
+    await peer.discover_services()
+    await peer.discover_characteristics()
+    return connection, peer
+
+
+def characteristic(peer: Peer, uuid: str):
+    found = peer.get_characteristics_by_uuid(UUID(uuid))
+    assert found, f'characteristic {uuid} not found'
+    return found[0]
 
 
 class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):

@@ -76,6 +76,13 @@ class ControlProtocolTests(unittest.IsolatedAsyncioTestCase):
         reply = await self.send({'cmd': 'frobnicate', 'id': 7})
         self.assertEqual(reply['event'], 'error')
 
+        reply = await self.send({'cmd': 'type_passkey', 'id': 9, 'phone': 'bob', 'digits': '123456'})
+        self.assertEqual(reply['event'], 'error')  # no pairing waiting
+        reply = await self.send({'cmd': 'set_pairing_mode', 'id': 10, 'phone': 'bob', 'mode': 'manual'})
+        self.assertEqual(reply['pairing'], 'manual')
+        reply = await self.send({'cmd': 'forget_bond', 'id': 11, 'phone': 'bob'})
+        self.assertEqual(reply['forgotten'], [])
+
         reply = await self.send({'cmd': 'quit', 'id': 8})
         self.assertTrue(reply['ok'])
         self.assertEqual(await asyncio.wait_for(self.process.wait(), 10), 0)

@@ -197,6 +197,12 @@ class ControllerTests(SimulatorTestCase):
         event = await self.hci.wait_event(lambda e: e[1] == 0x0C, mark)
         _status, _handle, version, manufacturer, _sub = struct.unpack_from('<BHBHH', event, 3)
         self.assertEqual((version, manufacturer), (0x0C, 0x004C))
+        # Remote features: the phone's LE feature set.
+        mark = len(self.hci.events)
+        await self.hci.command(0x2016, struct.pack('<H', handle))
+        event = await self.hci.wait_event(lambda e: le_meta(e) == 0x04, mark)
+        self.assertEqual(event[4], 0)
+        self.assertTrue(int.from_bytes(event[7:15], 'little') & hci.LeFeatureMask.LE_2M_PHY)
         # PHY update to 2M.
         mark = len(self.hci.events)
         await self.hci.ok(0x2001, (0x1F | 1 << 6 | 1 << 11).to_bytes(8, 'little'))
@@ -241,6 +247,12 @@ class ControllerTests(SimulatorTestCase):
         self.hci.send_acl(handle, bytes(30))
         await asyncio.sleep(0.1)
         self.assertTrue(self.hci_violations())
+        # A first fragment too short for an L2CAP header: reported, the link survives.
+        count = len(self.hci_violations())
+        self.hci.send_acl(handle, b'\x01')
+        await asyncio.sleep(0.1)
+        self.assertGreater(len(self.hci_violations()), count)
+        await self.hci.ok(0x2018)
 
     async def test_acl_to_host_is_fragmented(self) -> None:
         mark = self.sim.event_mark()

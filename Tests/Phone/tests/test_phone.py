@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import unittest
 
-from harness import SimulatorTestCase, bumble_central
+from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover
 
 from bumble import att, hci
 from bumble.core import UUID
@@ -36,19 +36,11 @@ class PhoneTests(SimulatorTestCase):
         return found
 
     async def connect(self, phone) -> tuple[object, Peer]:
-        connection = await self.central.connect(
-            phone.device.random_address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5
-        )
-        peer = Peer(connection)
-        await peer.discover_services()
-        await peer.discover_characteristics()
-        return connection, peer
+        return await connect_and_discover(self.central, phone.device.random_address)
 
     @staticmethod
     def characteristic(peer: Peer, uuid: str):
-        found = peer.get_characteristics_by_uuid(UUID(uuid))
-        assert found, f'characteristic {uuid} not found'
-        return found[0]
+        return characteristic(peer, uuid)
 
     async def write_error(self, characteristic, value: bytes) -> int | None:
         try:

@@ -217,32 +217,26 @@ class CorrectedController(bumble_controller.Controller):
     def _vanish(self, connection: bumble_controller.Connection, reason: int = CONNECTION_TIMEOUT) -> None:
         """Drop a connection silently on our side; the peer times out."""
         found = self.link.peer_connection(self, connection) if isinstance(self.link, SimulatedLink) else None
-        state = self.link_states.get(connection.handle, LinkState())
-        if found is None:
-            return
-        peer, peer_connection = found
-        delay = self.link_loss_delay
-        if delay is None:
-            delay = state.supervision_timeout / 100.0
-
-        def time_out() -> None:
-            if peer.le_connections.get(peer_connection.peer_address) is peer_connection:
-                peer.on_le_disconnected(peer_connection, reason)
-
-        asyncio.get_running_loop().call_later(delay, time_out)
+        if found is not None:
+            peer, peer_connection = found
+            self._time_out_later(peer, peer_connection, reason, self._loss_delay(connection))
 
     def lose_link(self, connection: bumble_controller.Connection) -> None:
         """Both ends lose the connection (out of range): Disconnection Complete with
         Connection Timeout on each side, after the supervision timeout."""
         self._vanish(connection)
-        state = self.link_states.get(connection.handle, LinkState())
-        delay = self.link_loss_delay
-        if delay is None:
-            delay = state.supervision_timeout / 100.0
+        self._time_out_later(self, connection, CONNECTION_TIMEOUT, self._loss_delay(connection))
 
+    def _loss_delay(self, connection: bumble_controller.Connection) -> float:
+        if self.link_loss_delay is not None:
+            return self.link_loss_delay
+        return self.link_states.get(connection.handle, LinkState()).supervision_timeout / 100.0
+
+    @staticmethod
+    def _time_out_later(controller, connection, reason: int, delay: float) -> None:
         def time_out() -> None:
-            if self.le_connections.get(connection.peer_address) is connection:
-                self.on_le_disconnected(connection, CONNECTION_TIMEOUT)
+            if controller.le_connections.get(connection.peer_address) is connection:
+                controller.on_le_disconnected(connection, reason)
 
         asyncio.get_running_loop().call_later(delay, time_out)
 
@@ -444,21 +438,7 @@ class CorrectedController(bumble_controller.Controller):
             if pending.own_address_type in (hci.OwnAddressType.PUBLIC, hci.OwnAddressType.RESOLVABLE_OR_PUBLIC)
             else self.random_address
         )
-        connection = bumble_controller.Connection(
-            controller=self,
-            handle=self.allocate_connection_handle(),
-            role=hci.Role.CENTRAL,
-            self_address=self_address,
-            peer_address=peer_address,
-            link=self.link,
-            transport=PhysicalTransport.LE,
-            link_type=hci.HCI_Connection_Complete_Event.LinkType.ACL,
-        )
-        self.le_connections[peer_address] = connection
         interval = pending.connection_interval_max
-        self.link_states[connection.handle] = LinkState(
-            interval=interval, latency=pending.max_latency, supervision_timeout=pending.supervision_timeout
-        )
         self.send_advertising_pdu(
             ll.ConnectInd(
                 initiator_address=self_address,
@@ -468,19 +448,40 @@ class CorrectedController(bumble_controller.Controller):
                 timeout=pending.supervision_timeout,
             )
         )
+        self._open_connection(
+            hci.Role.CENTRAL, self_address, peer_address, interval, pending.max_latency, pending.supervision_timeout
+        )
+
+    def _open_connection(
+        self, role: hci.Role, self_address: hci.Address, peer_address: hci.Address, interval: int, latency: int, timeout: int
+    ) -> bumble_controller.Connection:
+        """Record a new connection and tell the host (LE Connection Complete)."""
+        connection = bumble_controller.Connection(
+            controller=self,
+            handle=self.allocate_connection_handle(),
+            role=role,
+            self_address=self_address,
+            peer_address=peer_address,
+            link=self.link,
+            transport=PhysicalTransport.LE,
+            link_type=hci.HCI_Connection_Complete_Event.LinkType.ACL,
+        )
+        self.le_connections[peer_address] = connection
+        self.link_states[connection.handle] = LinkState(interval=interval, latency=latency, supervision_timeout=timeout)
         self.send_hci_packet(
             hci.HCI_LE_Connection_Complete_Event(
                 status=SUCCESS,
                 connection_handle=connection.handle,
-                role=hci.Role.CENTRAL,
+                role=role,
                 peer_address_type=peer_address.address_type,
                 peer_address=peer_address,
                 connection_interval=interval,
-                peripheral_latency=pending.max_latency,
-                supervision_timeout=pending.supervision_timeout,
+                peripheral_latency=latency,
+                supervision_timeout=timeout,
                 central_clock_accuracy=0,
             )
         )
+        return connection
 
     def on_le_connect_ind(self, packet: ll.ConnectInd) -> None:
         """Correction: the peripheral reports the connection parameters the central
@@ -497,34 +498,10 @@ class CorrectedController(bumble_controller.Controller):
         peer_address = packet.initiator_address
         if peer_address in self.le_connections:
             return
-        connection = bumble_controller.Connection(
-            controller=self,
-            handle=self.allocate_connection_handle(),
-            role=hci.Role.PERIPHERAL,
-            self_address=packet.advertiser_address,
-            peer_address=peer_address,
-            link=self.link,
-            transport=PhysicalTransport.LE,
-            link_type=hci.HCI_Connection_Complete_Event.LinkType.ACL,
-        )
-        self.le_connections[peer_address] = connection
-        self.link_states[connection.handle] = LinkState(
-            interval=packet.interval, latency=packet.latency, supervision_timeout=packet.timeout
-        )
         # Legacy advertising ends when a connection is made (the host restarts it).
         advertiser.stop()
-        self.send_hci_packet(
-            hci.HCI_LE_Connection_Complete_Event(
-                status=SUCCESS,
-                connection_handle=connection.handle,
-                role=hci.Role.PERIPHERAL,
-                peer_address_type=peer_address.address_type,
-                peer_address=peer_address,
-                connection_interval=packet.interval,
-                peripheral_latency=packet.latency,
-                supervision_timeout=packet.timeout,
-                central_clock_accuracy=0,
-            )
+        connection = self._open_connection(
+            hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout
         )
         if self.autonomous_data_length:
             octets = self.autonomous_data_length
@@ -545,19 +522,27 @@ class CorrectedController(bumble_controller.Controller):
     # ======================================================================
     # Remote version, RSSI
     # ======================================================================
-    def on_hci_read_remote_version_information_command(self, command) -> None:
-        """Correction: Bumble does not implement the version exchange."""
+    def _start_procedure(self, command):
+        """Command Status for a link-layer procedure on command.connection_handle;
+        returns (connection, peer controller or None), or None for an unknown handle."""
         connection = self.find_le_connection_by_handle(command.connection_handle)
         if connection is None:
             self._send_hci_command_status(UNKNOWN_CONNECTION_IDENTIFIER, command.op_code)
-            return
+            return None
         self._send_hci_command_status(SUCCESS, command.op_code)
         found = self.link.peer_connection(self, connection)
+        return connection, (found[0] if found else None)
+
+    def on_hci_read_remote_version_information_command(self, command) -> None:
+        """Correction: Bumble does not implement the version exchange."""
+        started = self._start_procedure(command)
+        if started is None:
+            return
+        connection, peer = started
 
         def complete() -> None:
             if self.le_connections.get(connection.peer_address) is not connection:
                 return
-            peer = found[0] if found else None
             self.send_hci_packet(
                 hci.HCI_Read_Remote_Version_Information_Complete_Event(
                     status=SUCCESS,
@@ -606,13 +591,11 @@ class CorrectedController(bumble_controller.Controller):
         """Correction: Bumble has no PHY update procedure. 2M is chosen when the
         host allows it and both controllers support it, otherwise 1M; the host
         always gets LE PHY Update Complete, the peer's host only on a change."""
-        connection = self.find_le_connection_by_handle(command.connection_handle)
-        if connection is None:
-            self._send_hci_command_status(UNKNOWN_CONNECTION_IDENTIFIER, command.op_code)
+        started = self._start_procedure(command)
+        if started is None:
             return
-        self._send_hci_command_status(SUCCESS, command.op_code)
-        found = self.link.peer_connection(self, connection)
-        peer_2m = bool(found and found[0].le_features & hci.LeFeatureMask.LE_2M_PHY)
+        connection, peer = started
+        peer_2m = bool(peer is not None and peer.le_features & hci.LeFeatureMask.LE_2M_PHY)
 
         def choose(no_preference: bool, phys: int) -> int:
             if peer_2m and (no_preference or phys & 0x02):
@@ -676,14 +659,15 @@ class CorrectedController(bumble_controller.Controller):
         peer_wants = max(peer_wants, getattr(peer, 'autonomous_data_length', None) or 0)
         tx = min(wanted_tx_octets, peer.supported_max_rx_octets)
         rx = min(self.supported_max_rx_octets, peer_wants, peer.supported_max_tx_octets)
-        self._set_data_length(connection, tx, rx, report_always=False)
-        peer._set_data_length(peer_connection, rx, tx, report_always=False)
+        self._set_data_length(connection, tx, rx)
+        peer._set_data_length(peer_connection, rx, tx)
 
-    def _set_data_length(self, connection, tx: int, rx: int, report_always: bool) -> None:
+    def _set_data_length(self, connection, tx: int, rx: int) -> None:
+        """LE Data Length Change goes to the host only when a value changed."""
         state = self.link_states.setdefault(connection.handle, LinkState())
         changed = (state.tx_octets, state.rx_octets) != (tx, rx)
         state.tx_octets, state.rx_octets = tx, rx
-        if changed or report_always:
+        if changed:
             self.send_hci_packet(
                 hci.HCI_LE_Data_Length_Change_Event(
                     connection_handle=connection.handle,

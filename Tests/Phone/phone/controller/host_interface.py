@@ -146,7 +146,12 @@ class HostInterface:
             # SCO and ISO are not supported by this LE-only controller.
             self._violation(f'packet type 0x{packet_type:02X} not supported by this controller')
             return
-        self.controller.on_packet(packet)
+        try:
+            self.controller.on_packet(packet)
+        except Exception as error:  # noqa: BLE001 - e.g. an L2CAP header Bumble cannot parse
+            # A real controller would carry the bytes to the peer; the simulated one
+            # needs a well-formed L2CAP frame and says so instead of dying.
+            self._violation(f'packet the simulated link cannot carry ({error!r}): {packet[:16].hex()}')
 
     def _on_host_command(self, packet: bytes) -> None:
         opcode = packet[1] | packet[2] << 8

@@ -24,6 +24,7 @@ from bumble.transport.common import AsyncPipeSink
 
 from ..controller import CorrectedController, SimulatedLink
 from . import gatt_policy
+from .apple_services import AmsService, AncsService, require_encryption
 from .identity import PhoneIdentity, resolvable_private_address
 from .navigation_service import (
     PAIRED_CLIENT_NAME,
@@ -34,6 +35,7 @@ from .navigation_service import (
     PairedClientName,
     valid_name,
 )
+from .security import PhoneSecurity
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +68,8 @@ class PhoneSettings:
     advertise_while_connected: bool = True
     # ATT MTU the phone asks for right after a connection (iOS does); None: never asks.
     mtu: int | None = 517
+    # How the user answers pairing dialogs: auto, manual (confirm_pairing) or reject.
+    pairing: str = 'auto'
 
 
 def _uuid128_le(text: str) -> bytes:
@@ -98,6 +102,7 @@ class Phone:
         emit: Emit,
         *,
         link_loss_delay: float | None = None,
+        bond_file: str | None = None,
     ) -> None:
         self.settings = settings
         self.name = settings.name
@@ -117,6 +122,8 @@ class Phone:
         self.connections: dict[int, object] = {}
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
+        self.bond_file = bond_file
+        self.security = PhoneSecurity(lambda: self.device, self._emit, settings.pairing)
 
         self.controller = CorrectedController(
             f'phone-{self.name}',
@@ -135,6 +142,8 @@ class Phone:
         self.service = NavigationNotifierService(
             lambda: self.server_name, self.paired, self._on_gatt_read, self._on_gatt_write
         )
+        self.ancs = AncsService(lambda connection, name, value: self._on_apple_write('ancs_write', connection, name, value))
+        self.ams = AmsService(lambda connection, name, value: self._on_apple_write('ams_write', connection, name, value))
         self.device = self._make_device()
         self._characteristic_names = {
             self.service.server_name_characteristic.handle: SERVER_NAME,
@@ -149,18 +158,20 @@ class Phone:
         config.address = resolvable_private_address(self.identity.irk)
         config.advertising_interval_min = self.settings.advertising_interval_ms
         config.advertising_interval_max = self.settings.advertising_interval_ms
+        if self.bond_file:
+            config.keystore = f'JsonKeyStore:{self.bond_file}'
         host = Host(self.controller, AsyncPipeSink(self.controller))
         device = Device(config=config, host=host)
+        device.pairing_config_factory = self.security.pairing_config
         device.add_service(GenericAccessService(self.local_name, appearance=APPEARANCE_PHONE))
         device.add_service(self.service)
-        gatt_policy.enforce(device.gatt_server, self.link_security())
+        device.add_service(self.ancs)
+        device.add_service(self.ams)
+        require_encryption(device.gatt_server, [self.ancs, self.ams])
+        gatt_policy.enforce(device.gatt_server, self.security.link_security())
         device.on('connection', self._on_connection)
         device.on('characteristic_subscription', self._on_subscription)
         return device
-
-    def link_security(self) -> gatt_policy.LinkSecurity:
-        """How the GATT server judges a connection's security (bonding comes later)."""
-        return gatt_policy.LinkSecurity()
 
     # ------------------------------------------------------------------ events
     def _emit(self, event: str, **fields) -> None:
@@ -204,6 +215,9 @@ class Phone:
             **self._value_fields(value),
         )
 
+    def _on_apple_write(self, event: str, connection, characteristic: str, value: bytes) -> None:
+        self._emit(event, characteristic=characteristic, peer=self._peer(connection), value_hex=value.hex())
+
     def _on_subscription(self, bearer, characteristic, notify: bool, indicate: bool) -> None:
         connection = bearer.connection if att.is_enhanced_bearer(bearer) else bearer
         self._emit(
@@ -218,6 +232,7 @@ class Phone:
         if connection.role != hci.Role.PERIPHERAL:
             return
         self.connections[connection.handle] = connection
+        self.security.attach(connection)
         self._emit(
             'connected',
             peer=self._peer(connection),
@@ -287,6 +302,7 @@ class Phone:
             if self.in_range and self.controller not in self.link.controllers:
                 self.link.add_controller(self.controller)
             await self.device.power_on()
+            await self.security.load_bonds()
             self.powered = True
             await self._start_advertising()
         self._emit('powered', on=True, address=self.address)
@@ -378,6 +394,29 @@ class Phone:
         self._emit('address_rotated', old=old, new=self.address)
         return self.address
 
+    # ------------------------------------------------------------------ security
+    def type_passkey(self, digits) -> None:
+        if not self.security.type_passkey(digits):
+            raise PhoneError('no pairing is waiting for a passkey')
+
+    def confirm_pairing(self, accept: bool) -> None:
+        if not self.security.confirm(accept):
+            raise PhoneError('no pairing dialog is open')
+
+    def set_pairing_mode(self, mode: str) -> None:
+        if mode not in ('auto', 'manual', 'reject'):
+            raise PhoneError('pairing mode is auto, manual or reject')
+        self.security.mode = mode
+
+    async def forget_bond(self, peer: str | None = None) -> list[str]:
+        return await self.security.forget_bond(peer)
+
+    def request_security(self) -> None:
+        if not self.connections:
+            raise PhoneError('not connected')
+        for connection in self.connections.values():
+            self.security.request_security(connection)
+
     # --------------------------------------------------------------------- state
     @property
     def address(self) -> str:
@@ -396,6 +435,9 @@ class Phone:
             'advertising': self.advertising,
             'powered': self.powered,
             'in_range': self.in_range,
+            'bonds': sorted(name.split('/')[0] for name in self.security.bonds),
+            'encrypted': any(bool(c.encryption) for c in self.connections.values()),
+            'pairing': self.security.mode,
         }
 
     async def close(self) -> None:
