@@ -27,7 +27,7 @@ final class Console {
             output = try LineFile(path: device)
         }
         try FileDescriptor.setNonBlocking(inputFD)
-        watch = loop.watch(inputFD) { [unowned self] readiness in self.readable(readiness) }
+        watch = loop.watch(inputFD) { [unowned(unsafe) self] readiness in self.readable(readiness) }
     }
 
     func say(_ text: String) {

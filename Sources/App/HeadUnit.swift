@@ -60,12 +60,12 @@ final class HeadUnit {
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
         database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
         Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
-        driver.onEvent = { [unowned self] event in self.handle(event) }
-        loop.onTerminationSignal = { [unowned self] in self.shutDownGracefully() }
+        driver.onEvent = { [unowned(unsafe) self] event in self.handle(event) }
+        loop.onTerminationSignal = { [unowned(unsafe) self] in self.shutDownGracefully() }
         if let device = options.consoleDevice {
             do {
                 let c = try Console(device: device, loop: loop)
-                c.onCommand = { [unowned self] command in self.consoleCommand(command) }
+                c.onCommand = { [unowned(unsafe) self] command in self.consoleCommand(command) }
                 console = c
             } catch {
                 Log.error("console", "\(error); running without a console")
@@ -82,7 +82,7 @@ final class HeadUnit {
         }
         for handle in links { host.disconnect(handle, reason: .remoteUserTerminated) }
         driver.flush()
-        loop.schedule(at: Clock.now().adding(milliseconds: 500)) { [unowned self] in self.loop.stop() }
+        loop.schedule(at: Clock.now().adding(milliseconds: 500)) { [unowned(unsafe) self] in self.loop.stop() }
     }
 
     // MARK: - Console
@@ -239,7 +239,7 @@ final class HeadUnit {
         var deadline = pairing.nextDeadline
         for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
         for sm in security.values { deadline = earliest(deadline, sm.nextDeadline) }
-        loop.reschedule(&timer, at: deadline) { [unowned self] in
+        loop.reschedule(&timer, at: deadline) { [unowned(unsafe) self] in
             self.timer = nil
             let now = Clock.now()
             self.pairing.handleTimeout(now: now)
@@ -266,15 +266,15 @@ final class HeadUnit {
         case .disconnect(let handle):
             host.disconnect(handle)
         case .readServerName(let handle):
-            phones[handle]?.readServerName { [unowned self] r in self.pairing.serverNameRead(handle, r, now: Clock.now()) }
+            phones[handle]?.readServerName { [unowned(unsafe) self] r in self.pairing.serverNameRead(handle, r, now: Clock.now()) }
         case .readPairedClientName(let handle):
-            phones[handle]?.readPairedClientName { [unowned self] r in self.pairing.pairedClientNameRead(handle, r, now: Clock.now()) }
+            phones[handle]?.readPairedClientName { [unowned(unsafe) self] r in self.pairing.pairedClientNameRead(handle, r, now: Clock.now()) }
         case let .writePairedClientName(handle, name):
-            phones[handle]?.writePairedClientName(name) { [unowned self] r in self.pairing.writeCompleted(handle, r, now: Clock.now()) }
+            phones[handle]?.writePairedClientName(name) { [unowned(unsafe) self] r in self.pairing.writeCompleted(handle, r, now: Clock.now()) }
         case .subscribePairedClientName(let handle):
-            phones[handle]?.subscribePairedClientName(onValue: { [unowned self] value in
+            phones[handle]?.subscribePairedClientName(onValue: { [unowned(unsafe) self] value in
                 self.pairing.pairedClientNameChanged(handle, value, now: Clock.now())
-            }) { [unowned self] r in self.pairing.subscribeCompleted(handle, r, now: Clock.now()) }
+            }) { [unowned(unsafe) self] r in self.pairing.subscribeCompleted(handle, r, now: Clock.now()) }
         case .remember(let server):
             store.remember(server)
         case .forget(let server):
@@ -318,7 +318,7 @@ final class HeadUnit {
             return
         }
         // The key size decides whether the link is usable (KNOB): ask the controller.
-        host.send(.readEncryptionKeySize(handle)) { [unowned self] result in
+        host.send(.readEncryptionKeySize(handle)) { [unowned(unsafe) self] result in
             var keySize: UInt8? = nil
             if case .complete(let p) = result, p.count >= 4, p[0] == 0 { keySize = p[3] }
             self.security[handle]?.encryptionChanged(enabled: true, keySize: keySize, now: Clock.now())
@@ -342,7 +342,7 @@ final class HeadUnit {
             events.emit("numeric_comparison") { $0.field("value", value.text) }
             console?.say("confirm \(value.text) on both screens")
         case let .startEncryption(ltk, ediv, rand):
-            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned self] result in
+            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned(unsafe) self] result in
                 if case .pending(let status) = result, !status.isSuccess {
                     self.security[handle]?.encryptionFailed(status: status.code, now: Clock.now())
                     self.pump()

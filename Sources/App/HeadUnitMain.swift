@@ -17,7 +17,7 @@ public enum HeadUnitMain {
 
     public static func main(_ argv: [String]) -> Int32 {
         Log.sink = StandardErrorLog.write
-        do {
+        do throws(Arguments.UsageError) {
             let args = try Arguments(Array(argv.dropFirst()), valued: valued)
             if let levelName = args.options["log-level"] {
                 guard let level = LogLevel(name: levelName) else {

@@ -205,7 +205,7 @@ public final class Host {
     public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
         if isScanning { send(.leSetScanEnable(false, filterDuplicates: false)) }
         send(.leSetScanParameters(active: active, interval: interval, window: window))
-        send(.leSetScanEnable(true, filterDuplicates: filterDuplicates)) { [unowned self] result in
+        send(.leSetScanEnable(true, filterDuplicates: filterDuplicates)) { [unowned(unsafe) self] result in
             if result.status.isSuccess { self.isScanning = true }
         }
     }
@@ -225,7 +225,7 @@ public final class Host {
         }
         stopScanning()
         connectingTo = peer
-        send(.leCreateConnection(peer: peer, parameters: parameters)) { [unowned self] result in
+        send(.leCreateConnection(peer: peer, parameters: parameters)) { [unowned(unsafe) self] result in
             let status = result.status
             if !status.isSuccess, self.connectingTo == peer {
                 self.connectingTo = nil
@@ -484,7 +484,7 @@ public final class Host {
         controller = ControllerInfo()
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1
-        step(.reset()) { [unowned self] _ in
+        step(.reset()) { [unowned(unsafe) self] _ in
             self.step(HCICommand(.readLocalVersionInformation)) { p in
                 var r = ByteReader(p)
                 _ = r.u8()
@@ -513,7 +513,7 @@ public final class Host {
 
     private func readBufferSize() {
         let v2 = controller.supportsLEReadBufferSizeV2
-        step(HCICommand(v2 ? .leReadBufferSizeV2 : .leReadBufferSize)) { [unowned self] p in
+        step(HCICommand(v2 ? .leReadBufferSizeV2 : .leReadBufferSize)) { [unowned(unsafe) self] p in
             var r = ByteReader(p)
             _ = r.u8()
             let length = Int(r.u16() ?? 0)
@@ -544,7 +544,7 @@ public final class Host {
     }
 
     private func finishBringUp() {
-        step(.setEventMask(Host.eventMask)) { [unowned self] _ in
+        step(.setEventMask(Host.eventMask)) { [unowned(unsafe) self] _ in
             self.step(.leSetEventMask(Host.leEventMask)) { _ in
                 self.step(HCICommand(.leReadLocalSupportedFeatures)) { p in
                     var r = ByteReader(p)
@@ -564,7 +564,7 @@ public final class Host {
     /// another attempt after a back-off.
     private func step(_ command: HCICommand, then next: @escaping ([UInt8]) -> Void) {
         let gen = generation
-        send(command) { [unowned self] result in
+        send(command) { [unowned(unsafe) self] result in
             guard gen == self.generation else { return }
             switch result {
             case .complete(let p) where p.first == 0:

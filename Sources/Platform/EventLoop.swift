@@ -46,7 +46,7 @@ public final class EventLoop {
         nn_ignore_sigpipe()
         signalFD = nn_termination_signalfd()
         guard signalFD >= 0 else { throw SystemError("signalfd") }
-        _ = watch(signalFD) { [unowned self] _ in
+        _ = watch(signalFD) { [unowned(unsafe) self] _ in
             var info = signalfd_siginfo()
             _ = withUnsafeMutableBytes(of: &info) { CLinux.read(self.signalFD, $0.baseAddress, $0.count) }
             Log.info("loop", "signal \(info.ssi_signo) received; shutting down")
@@ -107,7 +107,7 @@ public final class EventLoop {
     /// Runs the loop until `condition` no longer holds, `stop()` is called
     /// or `deadline` passes; for one-shot commands and tests.
     public func run(until deadline: Instant, while condition: () -> Bool) {
-        let guardTimer = schedule(at: deadline) { [unowned self] in self.stop() }
+        let guardTimer = schedule(at: deadline) { [unowned(unsafe) self] in self.stop() }
         running = true
         while running && condition() && Clock.now() < deadline { turn() }
         cancel(guardTimer)

@@ -69,7 +69,7 @@ public final class HCIDriver {
             }
             if !progressed { break }
         }
-        loop.reschedule(&hostTimer, at: host.nextDeadline) { [unowned self] in
+        loop.reschedule(&hostTimer, at: host.nextDeadline) { [unowned(unsafe) self] in
             self.hostTimer = nil
             self.host.handleTimeout(now: Clock.now())
             self.flush()
@@ -94,7 +94,7 @@ public final class HCIDriver {
             reopenDelay = 250
             lastOpenError = ""
             Log.info("hci", "transport \(spec) open")
-            watch = loop.watch(t.fd) { [unowned self] readiness in self.ready(readiness) }
+            watch = loop.watch(t.fd) { [unowned(unsafe) self] readiness in self.ready(readiness) }
             onTransportChange?(true)
             host.start(now: Clock.now())
             flush()
@@ -111,7 +111,7 @@ public final class HCIDriver {
     private func scheduleReopen() {
         let delay = reopenDelay
         reopenDelay = min(reopenDelay * 2, 5000)
-        reopenTimer = loop.schedule(at: Clock.now().adding(milliseconds: delay)) { [unowned self] in self.open() }
+        reopenTimer = loop.schedule(at: Clock.now().adding(milliseconds: delay)) { [unowned(unsafe) self] in self.open() }
     }
 
     private func closeTransport(notify: Bool) {
