@@ -1,3 +1,4 @@
+import Pairing
 import Graphics
 
 /// Where everything goes for one model kind and screen size. Pure
