@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
+        .target(name: "ANCS", dependencies: ["BluetoothCore"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
@@ -44,6 +45,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]
