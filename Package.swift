@@ -29,7 +29,11 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
+        // Apple Notification Center Service and Apple Media Service clients (PROTOCOL §2, §3).
         .target(name: "ANCS", dependencies: ["BluetoothCore"]),
+        .target(name: "AMS", dependencies: ["BluetoothCore"]),
+        // What the head unit shows: the Maps/Music filter and the notification model (PROTOCOL §4).
+        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
@@ -46,6 +50,8 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
+        .testTarget(name: "AMSTests", dependencies: ["AMS"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]
