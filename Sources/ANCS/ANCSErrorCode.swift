@@ -21,10 +21,10 @@ public enum ANCSErrorCode {
 
     /// Errors meaning "this head unit may not read notifications": on an
     /// encrypted, bonded link iOS answers so when the user has switched off
-    /// "Share System Notifications" for the head unit.
+    /// "Share System Notifications" for the head unit. (Insufficient
+    /// Encryption is not one of them: it says the link is not encrypted yet.)
     public static func meansSharingDisabled(_ code: UInt8) -> Bool {
-        code == writeNotPermitted || code == insufficientAuthentication
-            || code == insufficientAuthorization || code == insufficientEncryption
+        code == writeNotPermitted || code == insufficientAuthentication || code == insufficientAuthorization
     }
 
     public static func name(_ code: UInt8) -> String {

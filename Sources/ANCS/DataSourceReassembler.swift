@@ -42,14 +42,36 @@ public struct DataSourceResponse: Equatable {
     public struct Attribute: Equatable {
         public var id: UInt8
         public var value: [UInt8]
+
+        public init(id: UInt8, value: [UInt8]) {
+            self.id = id
+            self.value = value
+        }
     }
 
     /// In the order they arrived.
     public var attributes: [Attribute]
 
+    public init(attributes: [Attribute]) {
+        self.attributes = attributes
+    }
+
     public func value(of id: UInt8) -> [UInt8]? {
         for attribute in attributes where attribute.id == id { return attribute.value }
         return nil
+    }
+
+    /// The bytes a phone sends as this answer to `command`, before it is
+    /// cut to the MTU (for tests and tools that play the phone).
+    public func encoded(answering command: ControlPointCommand) -> [UInt8] {
+        var writer = ByteWriter(capacity: 64)
+        writer.append(command.expectedResponse(sanityLimit: 0)?.header ?? [])
+        for attribute in attributes {
+            writer.u8(attribute.id)
+            writer.u16(UInt16(truncatingIfNeeded: attribute.value.count))
+            writer.append(attribute.value)
+        }
+        return writer.bytes
     }
 }
 

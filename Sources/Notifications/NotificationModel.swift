@@ -1,33 +1,17 @@
 import ANCS
 import BluetoothCore
 
-/// A notification the head unit shows.
+/// A notification the head unit shows: as the ANCS client fetched it, and
+/// what the filter made of it.
 public struct ShownNotification: Equatable {
-    public var uid: NotificationUID
-    public var app: AppIdentifier?
-    public var appName: String?
-    public var category: CategoryID
+    public var notification: ANCSNotification
     public var kind: NotificationKind
-    /// For Maps: usually the distance or the maneuver ("200 m").
-    public var title: String?
-    public var subtitle: String?
-    /// For Maps: usually the instruction ("Turn left onto Main St").
-    public var message: String?
-    public var date: String?
-    public var flags: EventFlags
 
-    init(_ n: ANCSNotification, kind: NotificationKind) {
-        uid = n.uid
-        app = n.app
-        appName = n.appName
-        category = n.category
-        self.kind = kind
-        title = n.title
-        subtitle = n.subtitle
-        message = n.message
-        date = n.date
-        flags = n.flags
-    }
+    public var uid: NotificationUID { notification.uid }
+    /// For Maps: usually the distance or the maneuver ("200 m").
+    public var title: String? { notification.title }
+    /// For Maps: usually the instruction ("Turn left onto Main St").
+    public var message: String? { notification.message }
 }
 
 /// What the screen shows, built from the ANCS client's events: the shown
@@ -99,7 +83,7 @@ public final class NotificationModel {
             dropped(n)
             return
         }
-        let item = ShownNotification(n, kind: kind)
+        let item = ShownNotification(notification: n, kind: kind)
         let action: NotificationEventAction
         if let index = shown.firstIndex(where: { $0.uid == n.uid }) {
             // Moves to the end: the latest change is the current instruction.
@@ -124,7 +108,8 @@ public final class NotificationModel {
         guard let index = shown.firstIndex(where: { $0.uid == uid }) else { return }
         let item = shown.remove(at: index)
         revision += 1
-        events.append(NotificationEvent(action: .removed, uid: uid, app: item.app, appName: item.appName,
-                                        category: item.category, kind: item.kind, title: item.title, message: item.message))
+        let n = item.notification
+        events.append(NotificationEvent(action: .removed, uid: uid, app: n.app, appName: n.appName,
+                                        category: n.category, kind: item.kind, title: n.title, message: n.message))
     }
 }

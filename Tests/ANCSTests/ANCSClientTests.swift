@@ -199,10 +199,7 @@ import Testing
 
     @Test func mismatchedResponseIsDiscardedAndTheQueueGoesOn() {
         let h = H(appNames: mapsKnown())
-        h.startSession()
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x50))
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x51))
-        h.written()
+        twoLocationNotifications(h, 0x50, 0x51)
         // A late answer for another UID, then one with the wrong command.
         #expect(h.data(Phone.notificationAttributes(uid: 0x99, [(.appIdentifier, "com.google.Maps")])).isEmpty)
         #expect(h.data(Phone.appAttributes(app: "com.google.Maps", displayName: "Maps")).isEmpty)
@@ -214,10 +211,7 @@ import Testing
         var configuration = ANCSConfiguration()
         configuration.requestTimeoutMilliseconds = 5000
         let h = H(configuration: configuration, appNames: mapsKnown())
-        h.startSession()
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x60))
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x61))
-        h.written()
+        twoLocationNotifications(h, 0x60, 0x61)
         #expect(h.client.nextDeadline == h.now.adding(milliseconds: 5000))
         #expect(h.advance(milliseconds: 4999).isEmpty)
         // The phone never answers 0x60: given up, 0x61 goes next.
@@ -233,10 +227,7 @@ import Testing
 
     @Test func malformedResponseFailsTheRequestAndLaterFragmentsAreDropped() {
         let h = H(appNames: mapsKnown())
-        h.startSession()
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x70))
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x71))
-        h.written()
+        twoLocationNotifications(h, 0x70, 0x71)
         // AppIdentifier claiming 4000 bytes: over the limit.
         #expect(h.data([0x00, 0x70, 0, 0, 0, 0x00, 0xA0, 0x0F, 0x41, 0x41]) == [h.write(H.identify(0x71))])
         // The rest of that broken response arrives: not a response start, dropped.
@@ -249,10 +240,7 @@ import Testing
 
     @Test func invalidParameterAffectsOnlyThatUID() {
         let h = H(appNames: mapsKnown())
-        h.startSession()
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x80))
-        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 0x81))
-        h.written()
+        twoLocationNotifications(h, 0x80, 0x81)
         _ = h.data(Phone.notificationAttributes(uid: 0x80, [(.appIdentifier, "com.google.Maps")]))
         // Text of 0x80 goes before the queued identification of 0x81.
         #expect(h.controlPointWrites.last == H.text(0x80).bytes)
@@ -265,13 +253,15 @@ import Testing
     @Test func otherANCSErrorsAreLoggedAndTheQueueGoesOn() {
         let h = H()
         h.startSession()
-        for uid: UInt32 in 1...4 { _ = h.source(Phone.notificationSource(.added, category: .social, uid: uid)) }
+        for uid: UInt32 in 1...5 { _ = h.source(Phone.notificationSource(.added, category: .social, uid: uid)) }
         #expect(h.written(.attError(0xA0)) == [h.write(H.identify(2))])
         #expect(h.written(.attError(0xA1)) == [h.write(H.identify(3))])
         #expect(h.written(.attError(0xA3)) == [h.write(H.identify(4))])
+        // Insufficient Encryption says the link is not encrypted, not that sharing is off.
+        #expect(h.written(.attError(0x0F)) == [h.write(H.identify(5))])
         #expect(!h.events.contains(.sharingDisabled))
         // The failed ones stay (unidentified) and are tried again on their next change.
-        #expect(h.client.notifications.count == 4)
+        #expect(h.client.notifications.count == 5)
     }
 
     @Test(arguments: [UInt8(0x03), 0x05, 0x08])
@@ -447,6 +437,15 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// Session started, two Location notifications added, the first one's
+    /// identification written and confirmed.
+    func twoLocationNotifications(_ h: ANCSHarness, _ first: UInt32, _ second: UInt32) {
+        h.startSession()
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: first))
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: second))
+        h.written()
+    }
 
     func mapsKnown() -> AppNameCache {
         var cache = AppNameCache()

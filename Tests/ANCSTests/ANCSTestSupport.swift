@@ -11,27 +11,14 @@ enum Phone {
 
     /// A GetNotificationAttributes response: command 0, UID, (id, u16 length, value)...
     static func notificationAttributes(uid: UInt32, _ attributes: [(NotificationAttributeID, String)]) -> [UInt8] {
-        var w = ByteWriter()
-        w.u8(0)
-        w.u32(uid)
-        for (id, value) in attributes {
-            w.u8(id.rawValue)
-            w.u16(UInt16(value.utf8.count))
-            w.append(value.utf8)
-        }
-        return w.bytes
+        DataSourceResponse(attributes: attributes.map { .init(id: $0.0.rawValue, value: Array($0.1.utf8)) })
+            .encoded(answering: .getNotificationAttributes(NotificationUID(uid), []))
     }
 
-    /// A GetAppAttributes response: command 1, NUL-terminated app id, attributes.
+    /// A GetAppAttributes response: command 1, NUL-terminated app id, DisplayName.
     static func appAttributes(app: String, displayName: String) -> [UInt8] {
-        var w = ByteWriter()
-        w.u8(1)
-        w.append(app.utf8)
-        w.u8(0)
-        w.u8(0)
-        w.u16(UInt16(displayName.utf8.count))
-        w.append(displayName.utf8)
-        return w.bytes
+        DataSourceResponse(attributes: [.init(id: AppAttributeID.displayName.rawValue, value: Array(displayName.utf8))])
+            .encoded(answering: .getAppAttributes(AppIdentifier(app), []))
     }
 
     /// Splits a response into notifications of at most `payload` bytes
