@@ -4,7 +4,18 @@ import Testing
 
 /// Notification Source messages: 8 bytes, every EventID and flag, malformed lengths.
 @Suite struct NotificationSourceTests {
-    @Test func incomingCallAddedAsTheSpecificationLaysItOut() throws {
+    @Test func specificationExample() throws {
+        // The Notification Source bytes of the ANCS specification's example
+        // (the same UID 0x43 its GetNotificationAttributes example asks about).
+        let event = try NotificationSourceEvent(parsing: bytesFromHex("00 01 00 01 43 00 00 00")!)
+        #expect(event.eventID == .added)
+        #expect(event.flags == [.silent])
+        #expect(event.category == .other)
+        #expect(event.categoryCount == 1)
+        #expect(event.uid == NotificationUID(0x43))
+    }
+
+    @Test func incomingCallWithBothActions() throws {
         // EventID Added, flags Important|PositiveAction|NegativeAction,
         // CategoryID IncomingCall, CategoryCount 1, UID 0x00000043.
         let event = try NotificationSourceEvent(parsing: bytesFromHex("00 1a 01 01 43 00 00 00")!)
