@@ -36,23 +36,39 @@ let package = Package(
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
+        // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
+        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "Pairing", "Platform"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
+
+        // Software renderer and FreeType text (sans-I/O: draws into memory).
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"]),
+        // The head-unit screens, drawn from a plain ScreenModel value.
+        .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),
+        // Linux display outputs: DRM/KMS, fbdev, PNG files.
+        .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
+        // Rendering benchmark (not part of the firmware).
+        .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
+                          path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -29,6 +29,8 @@ public enum HeadUnitMain {
             case "version":
                 print("headunit \(Version.string)")
                 return 0
+            case "run":
+                return try RunCommand.run(args)
             case "scan":
                 return try ScanCommand.run(args)
             case "connect":

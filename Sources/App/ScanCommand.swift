@@ -42,9 +42,14 @@ enum ScanCommand {
             session.driver.flush()
             session.settle()
         }
+        // Live lines come as advertisers and their names appear; the
+        // summary lists each advertiser once, NavigationNotifier servers first.
         let all = advertisers.all
-        let phones = all.filter { $0.isNavigationNotifierPhone }.count
-        print("\(all.count) advertiser\(all.count == 1 ? "" : "s"), \(phones) NavigationNotifier server\(phones == 1 ? "" : "s")")
+        let phones = all.filter { $0.isNavigationNotifierPhone }
+        print("summary: \(all.count) advertiser\(all.count == 1 ? "" : "s"), \(phones.count) NavigationNotifier server\(phones.count == 1 ? "" : "s")")
+        for entry in phones + all.filter({ !$0.isNavigationNotifierPhone }) {
+            print("  " + Advertisers.describe(entry))
+        }
         session.driver.shutdown()
         return scanning ? 0 : 1
     }

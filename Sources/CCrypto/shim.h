@@ -10,4 +10,9 @@
 #include <openssl/params.h>
 #include <openssl/param_build.h>
 #include <openssl/err.h>
+#include <openssl/crypto.h>
+
+/* Key selections are composite macros that Swift does not import. */
+static inline int nn_evp_pkey_keypair_selection(void) { return EVP_PKEY_KEYPAIR; }
+static inline int nn_evp_pkey_public_key_selection(void) { return EVP_PKEY_PUBLIC_KEY; }
 #endif

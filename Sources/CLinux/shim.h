@@ -31,6 +31,7 @@
 #include <sys/random.h>
 #include <sys/wait.h>
 #include <linux/input.h>
+#include <linux/fb.h>
 
 static inline int nn_errno(void) { return errno; }
 static inline void nn_set_errno(int value) { errno = value; }
@@ -62,6 +63,11 @@ static inline int64_t nn_realtime_microseconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static inline void *nn_mmap_shared(int fd, size_t length, int64_t offset) {
+    void *p = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+    return p == MAP_FAILED ? NULL : p;
 }
 
 static inline FILE *nn_stderr(void) { return stderr; }

@@ -145,7 +145,7 @@ public final class GATTBearer {
     func applyMTU(peerRxMTU: UInt16) {
         let negotiated = max(attDefaultMTU, min(Int(peerRxMTU), Int(preferredMTU)))
         guard negotiated != mtu else { return }
-        Log.info("gatt", "ATT_MTU on \(handle) is \(negotiated)")
+        Log.debug("gatt", "ATT_MTU on \(handle) is \(negotiated)")
         mtu = negotiated
         events.append(.mtuChanged(negotiated))
     }
@@ -164,7 +164,7 @@ public final class GATTBearer {
             let pdu = try ATTPDU.decode(bytes)
             if case .errorResponse(let request, let at, let code) = pdu {
                 if request == sent {
-                    Log.info("gatt", "\(sent) for \(at) on \(handle) failed: \(code)")
+                    Log.debug("gatt", "\(sent) for \(at) on \(handle) failed: \(code)")
                     step = procedure.step(pdu, mtu: mtu)
                 } else {
                     Log.warning("gatt", "error response for \(request) while \(sent) is outstanding on \(handle)")

@@ -322,7 +322,7 @@ public struct GATTServer {
             let known = requested.intersection([.notification, .indication])
             guard allowed.isSuperset(of: known) else { return .valueNotAllowed }
             clientConfigurations[handle] = known
-            Log.info("gatt", "client configuration \(handle) = \(known.rawValue)")
+            Log.debug("gatt", "client configuration \(handle) = \(known.rawValue)")
             return nil
         case .clientSupportedFeatures:
             guard !value.isEmpty else { return .invalidAttributeValueLength }

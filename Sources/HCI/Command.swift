@@ -126,6 +126,11 @@ extension HCICommand {
         return HCICommand(.leSetDataLength, w.bytes)
     }
 
+    public static func readEncryptionKeySize(_ handle: ConnectionHandle) -> HCICommand {
+        var w = ByteWriter(); w.u16(handle.value)
+        return HCICommand(.readEncryptionKeySize, w.bytes)
+    }
+
     public static func readRemoteVersionInformation(_ handle: ConnectionHandle) -> HCICommand {
         var w = ByteWriter(); w.u16(handle.value)
         return HCICommand(.readRemoteVersionInformation, w.bytes)

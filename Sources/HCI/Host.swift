@@ -83,10 +83,12 @@ public final class Host {
     private struct PendingCommand {
         var command: HCICommand
         var completion: ((CommandResult) -> Void)?
-        var deadline: Instant = .zero
+        /// Set when the command leaves through `pollTransmit(now:)`.
+        var deadline: Instant?
     }
     private var commandCredits = 1
-    /// When the controller last left us with commands queued and no credit.
+    /// The controller left us with commands queued and no credit (since when).
+    private var creditsExhausted = false
     private var creditsExhaustedAt: Instant?
     private var commandQueue: [PendingCommand] = []
     private var inFlight: [PendingCommand] = []
@@ -136,7 +138,14 @@ public final class Host {
     }
 
     /// The next packet to write to the transport, or nil when there is none.
-    public func pollTransmit() -> HCIPacket? {
+    /// `now` starts the answer timer of commands leaving now: commands can
+    /// be queued from anywhere, but only the transmit path knows the time.
+    public func pollTransmit(now: Instant) -> HCIPacket? {
+        self.now = now
+        for i in inFlight.indices where inFlight[i].deadline == nil {
+            inFlight[i].deadline = now.adding(milliseconds: configuration.commandTimeoutMilliseconds)
+        }
+        if creditsExhausted && creditsExhaustedAt == nil { creditsExhaustedAt = now }
         guard outgoingHead < outgoing.count else { return nil }
         let packet = outgoing[outgoingHead]
         outgoingHead += 1
@@ -175,7 +184,7 @@ public final class Host {
             bringUp()
             return
         }
-        if let stuck = inFlight.first(where: { $0.deadline <= now }) {
+        if let stuck = inFlight.first(where: { $0.deadline.map { $0 <= now } ?? false }) {
             let opcode = stuck.command.opcode
             Log.error("hci", "controller did not answer \(opcode) within \(configuration.commandTimeoutMilliseconds) ms")
             recover(reason: "controller did not answer \(opcode)")
@@ -397,19 +406,15 @@ public final class Host {
 
     private func pumpCommands() {
         while !commandQueue.isEmpty, commandCredits > 0 {
-            var pending = commandQueue.removeFirst()
-            pending.deadline = now.adding(milliseconds: configuration.commandTimeoutMilliseconds)
+            let pending = commandQueue.removeFirst()
             commandCredits -= 1
             inFlight.append(pending)
             transmit(pending.command.packet)
         }
         // Zero credits with nothing in flight is legal (a NOP will grant
         // more), but a controller that never does is as stuck as a silent one.
-        if commandQueue.isEmpty || !inFlight.isEmpty {
-            creditsExhaustedAt = nil
-        } else if creditsExhaustedAt == nil {
-            creditsExhaustedAt = now
-        }
+        creditsExhausted = !commandQueue.isEmpty && inFlight.isEmpty
+        if !creditsExhausted { creditsExhaustedAt = nil }
     }
 
     private func pumpACL() {
@@ -604,6 +609,7 @@ public final class Host {
         inFlight.removeAll()
         commandQueue.removeAll()
         commandCredits = 1
+        creditsExhausted = false
         creditsExhaustedAt = nil
         if failCommands {
             for pending in failed { pending.completion?(.notAnswered) }

@@ -19,6 +19,8 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
     public static let setEventMask = HCIOpcode(ogf: 0x03, ocf: 0x0001)
     public static let reset = HCIOpcode(ogf: 0x03, ocf: 0x0003)
     public static let writeLEHostSupport = HCIOpcode(ogf: 0x03, ocf: 0x006D)
+    // Status parameters
+    public static let readEncryptionKeySize = HCIOpcode(ogf: 0x05, ocf: 0x0008)
     // Informational
     public static let readLocalVersionInformation = HCIOpcode(ogf: 0x04, ocf: 0x0001)
     public static let readLocalSupportedCommands = HCIOpcode(ogf: 0x04, ocf: 0x0002)
@@ -55,6 +57,7 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
         setEventMask.value: "Set_Event_Mask",
         reset.value: "Reset",
         writeLEHostSupport.value: "Write_LE_Host_Support",
+        readEncryptionKeySize.value: "Read_Encryption_Key_Size",
         readLocalVersionInformation.value: "Read_Local_Version_Information",
         readLocalSupportedCommands.value: "Read_Local_Supported_Commands",
         readLocalSupportedFeatures.value: "Read_Local_Supported_Features",

@@ -32,6 +32,11 @@ public enum PairingState: Equatable, CustomStringConvertible {
         }
     }
 
+    public var isConnected: Bool {
+        if case .connected = self { return true }
+        return false
+    }
+
     /// The words on screen.
     public var text: String {
         switch self {

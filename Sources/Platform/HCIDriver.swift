@@ -58,7 +58,7 @@ public final class HCIDriver {
         defer { dispatching = false }
         while true {
             var progressed = false
-            while let packet = host.pollTransmit() {
+            while let packet = host.pollTransmit(now: Clock.now()) {
                 queueWrite(packet.h4Bytes)
                 progressed = true
             }

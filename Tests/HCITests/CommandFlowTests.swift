@@ -70,7 +70,9 @@ import Testing
         _ = drain(host)
         controller.commandCredits = 0
         host.receive(controller.commandComplete(.leSetScanParameters, [0]), now: Instant(milliseconds: 100))
+        #expect(drain(host, now: Instant(milliseconds: 100)).isEmpty)
         let deadline = try! #require(host.nextDeadline)
+        #expect(deadline == Instant(milliseconds: 3100))
         host.handleTimeout(now: deadline)
         #expect(events(host).contains { if case .controllerReset = $0 { return true } else { return false } })
     }
@@ -123,7 +125,7 @@ import Testing
         // Bring-up again after the back-off, and it succeeds.
         host.handleTimeout(now: host.nextDeadline!)
         var again = ScriptedController()
-        while let packet = host.pollTransmit() {
+        while let packet = host.pollTransmit(now: .zero) {
             if let c = HCICommand(body: packet.body), let a = again.reply(to: c) { host.receive(a, now: .zero) }
         }
         #expect(host.isReady)

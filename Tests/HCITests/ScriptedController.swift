@@ -51,7 +51,7 @@ struct ScriptedController {
         var rounds = 0
         while !host.isReady && rounds < 50 {
             rounds += 1
-            while let packet = host.pollTransmit() {
+            while let packet = host.pollTransmit(now: now) {
                 sent.append(packet)
                 if packet.type == .command, let command = HCICommand(body: packet.body), let answer = reply(to: command) {
                     host.receive(answer, now: now)
@@ -71,9 +71,9 @@ struct ScriptedController {
     }
 }
 
-func drain(_ host: Host) -> [HCIPacket] {
+func drain(_ host: Host, now: Instant = .zero) -> [HCIPacket] {
     var out: [HCIPacket] = []
-    while let p = host.pollTransmit() { out.append(p) }
+    while let p = host.pollTransmit(now: now) { out.append(p) }
     return out
 }
 

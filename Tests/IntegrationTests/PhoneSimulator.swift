@@ -16,7 +16,7 @@ final class PhoneSimulator {
             throw TestFailure("no Python venv at \(Paths.python.path): run scripts/setup first")
         }
         process.executableURL = Paths.python
-        process.arguments = ["-m", "phone", "--hci-port", "0"] + arguments
+        process.arguments = ["-m", "phone", "--hci-port", "0", "--exit-on-eof"] + arguments
         process.currentDirectoryURL = Paths.phoneDirectory
         let stdout = Pipe()
         let stdin = Pipe()

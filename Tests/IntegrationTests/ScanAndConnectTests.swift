@@ -5,11 +5,12 @@ import Testing
 /// Bumble virtual controller sharing a radio link with the simulated phone.
 @Suite(.serialized) struct ScanAndConnectTests {
     @Test func scanListsTheSimulatedPhoneAsANavigationNotifierServer() throws {
-        let phone = try PhoneSimulator()
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
         let run = try HeadUnitRun.run(["scan", "--hci", phone.hciSpec, "--seconds", "3"])
         #expect(run.status == 0, "\(run.stderr)")
-        let phoneLines = run.stdout.split(separator: "\n").filter { $0.contains("[NavigationNotifier server]") }
+        let summary = run.stdout.components(separatedBy: "summary:").last ?? ""
+        let phoneLines = summary.split(separator: "\n").filter { $0.contains("[NavigationNotifier server]") }
         #expect(phoneLines.count == 1, "\(run.stdout)")
         // The name comes from the scan response, which needs an active scan.
         #expect(phoneLines.first?.contains("\"iPhone") == true, "\(run.stdout)")
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func connectsDisconnectsCleanlyAndTheTraceDecodes() throws {
-        let phone = try PhoneSimulator()
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
         let dir = Paths.temporaryDirectory("connect")
         let trace = dir.appendingPathComponent("connect.btsnoop")
@@ -29,7 +30,7 @@ import Testing
         #expect(phone.waitFor("disconnected", timeout: 5) != nil)
 
         let summary = try TShark.decode(trace)
-        for expected in ["Sent Reset", "Sent LE Set Scan Enable", "Sent LE Create Connection", "LE Connection Complete",
+        for expected in ["Sent Reset", "Sent LE Set Scan Enable", "Sent LE Create Connection", "Connection Complete",
                          "Sent Disconnect", "Disconnect Complete"] {
             #expect(summary.contains(expected), "tshark summary lacks \(expected)")
         }

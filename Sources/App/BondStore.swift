@@ -1,0 +1,65 @@
+import BluetoothCore
+import Platform
+import SMP
+
+/// Bonds under `--state DIR`, one file per phone (`bond-<server name in
+/// hex>`), each a versioned, checksummed `BondRecord`. A damaged file is
+/// reported and skipped: it never takes the other bonds or the firmware with it.
+struct BondStore {
+    let files: StateFiles
+
+    static let prefix = "bond-"
+    static let localIRKFile = "local-irk"
+
+    private func fileName(_ server: String) -> String { BondStore.prefix + hexString(Array(server.utf8)) }
+
+    /// Every readable bond with the SERVER NAME it belongs to.
+    func all() -> [(server: String, bond: BondRecord)] {
+        var out: [(server: String, bond: BondRecord)] = []
+        for name in files.list() where name.hasPrefix(BondStore.prefix) {
+            guard let serverBytes = bytesFromHex(String(name.dropFirst(BondStore.prefix.count))),
+                  let bytes = files.read(name) else {
+                Log.warning("bonds", "\(files.path(name)) cannot be read; skipped")
+                continue
+            }
+            do {
+                out.append((String(decoding: serverBytes, as: UTF8.self), try BondRecord.decode(bytes)))
+            } catch {
+                Log.warning("bonds", "\(files.path(name)) is damaged (\(error)); skipped")
+            }
+        }
+        return out
+    }
+
+    func bond(for server: String) -> BondRecord? {
+        all().first { $0.server == server }?.bond
+    }
+
+    func save(_ bond: BondRecord, for server: String) {
+        do { try files.write(fileName(server), bond.encoded()) } catch {
+            Log.error("bonds", "cannot store the bond with \(server): \(error)")
+        }
+    }
+
+    func delete(for server: String) {
+        do { try files.remove(fileName(server)) } catch {
+            Log.error("bonds", "cannot delete the bond with \(server): \(error)")
+        }
+    }
+
+    /// The head unit's own IRK, made once: the phone uses it to recognise us
+    /// if we ever use private addresses.
+    func localIRK() -> IdentityResolvingKey? {
+        if let bytes = files.read(BondStore.localIRKFile), let irk = IdentityResolvingKey(bytes: bytes), !irk.isAllZero {
+            return irk
+        }
+        guard let irk = try? IdentityResolvingKey.generate() else {
+            Log.error("bonds", "cannot generate an IRK")
+            return nil
+        }
+        do { try files.write(BondStore.localIRKFile, irk.bytes) } catch {
+            Log.error("bonds", "cannot store our IRK: \(error)")
+        }
+        return irk
+    }
+}

@@ -1,0 +1,385 @@
+import ATT
+import BluetoothCore
+import GATT
+import HCI
+import L2CAP
+import Pairing
+import Platform
+import SMP
+
+/// The running head unit: one event loop driving the HCI host, L2CAP, a
+/// GATT bearer per link and the pairing routine, with the event log and the
+/// state files. Every input ends in `pump()`, which moves what each layer
+/// produced to the next one until nothing is left, then arms one timer for
+/// the earliest deadline of any layer.
+final class HeadUnit {
+    struct Options {
+        var spec: TransportSpec
+        var stateDirectory: String
+        var tracePath: String?
+        var eventsPath: String?
+        var consoleDevice: String?
+    }
+
+    let loop: EventLoop
+    let driver: HCIDriver
+    let events: EventLog
+    let store: PairingStore
+    let bonds: BondStore
+    let pairing: PairingRoutine
+    private var host: Host { driver.host }
+    private var l2cap = L2CAPLayer()
+    private let database: GATTDatabase
+    private var bearers: [ConnectionHandle: GATTBearer] = [:]
+    private var phones: [ConnectionHandle: NavigationNotifierClient] = [:]
+    private var security: [ConnectionHandle: SecurityManager] = [:]
+    /// The SERVER NAME of the phone on each accepted link.
+    private var servers: [ConnectionHandle: String] = [:]
+    /// Shared by every link: repeated failures with one phone back off.
+    private let attempts = PairingAttemptLimiter()
+    private var pairingConfiguration = PairingConfiguration()
+    private var advertisers = Advertisers()
+    /// The scan the pairing routine wants; applied whenever the controller is ready.
+    private var wantedScan: ScanDuty?
+    private var started = false
+    private var timer: EventLoop.TimerID?
+    private var pumping = false
+    private var console: Console?
+    private let startedAt = Clock.now()
+
+    init(options: Options) throws(SystemError) {
+        loop = try EventLoop()
+        driver = HCIDriver(spec: options.spec, loop: loop)
+        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
+        events = EventLog(path: options.eventsPath)
+        let files = StateFiles(directory: options.stateDirectory)
+        try files.prepare()
+        store = PairingStore(files: files)
+        bonds = BondStore(files: files)
+        let clientName = store.clientName()
+        pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
+        database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
+        Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
+        driver.onEvent = { [unowned self] event in self.handle(event) }
+        loop.onTerminationSignal = { [unowned self] in self.shutDownGracefully() }
+        if let device = options.consoleDevice {
+            do {
+                let c = try Console(device: device, loop: loop)
+                c.onCommand = { [unowned self] command in self.consoleCommand(command) }
+                console = c
+            } catch {
+                Log.error("console", "\(error); running without a console")
+            }
+        }
+    }
+
+    /// SIGINT/SIGTERM: end links politely so the phone knows at once, then stop.
+    private func shutDownGracefully() {
+        let links = host.links.keys.sorted()
+        guard !links.isEmpty else {
+            loop.stop()
+            return
+        }
+        for handle in links { host.disconnect(handle, reason: .remoteUserTerminated) }
+        driver.flush()
+        loop.schedule(at: Clock.now().adding(milliseconds: 500)) { [unowned self] in self.loop.stop() }
+    }
+
+    // MARK: - Console
+
+    private func consoleCommand(_ command: ConsoleCommand) {
+        let now = Clock.now()
+        switch command {
+        case .status:
+            console?.say(statusText())
+        case .scan, .connect:
+            pairing.discover(now: now)
+        case .disconnect:
+            pairing.userDisconnect(now: now)
+        case .unpair:
+            pairing.userUnpair(now: now)
+        case .version:
+            console?.say("headunit \(Version.string)")
+        case .log(let name):
+            if let level = LogLevel(name: name) { Log.level = level }
+        case .help, .empty, .invalid:
+            break
+        }
+        pump()
+    }
+
+    private func statusText() -> String {
+        var lines: [String] = []
+        lines.append("state: \(pairing.state.text)")
+        lines.append("client name: \(pairing.clientName)")
+        lines.append("remembered server: \(pairing.rememberedServer ?? "none")")
+        lines.append("controller: \(host.isReady ? "ready \(host.controller.address)" : "not ready") on \(driver.spec)")
+        for link in host.links.values.sorted(by: { $0.handle < $1.handle }) {
+            let mtu = bearers[link.handle]?.mtu ?? 23
+            lines.append("link \(link.handle): \(link.peer), interval \(link.interval), \(link.encrypted ? "encrypted" : "not encrypted"), ATT_MTU \(mtu)")
+        }
+        lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
+        return lines.joined(separator: "\n")
+    }
+
+    func run() {
+        events.state(pairing.state)
+        driver.start()
+        loop.run()
+        driver.shutdown()
+    }
+
+    // MARK: - Host events
+
+    private func handle(_ event: HostEvent) {
+        let now = Clock.now()
+        switch event {
+        case .ready:
+            if !started {
+                started = true
+                pairing.start(now: now)
+            } else if let duty = wantedScan {
+                startScan(duty)
+            }
+        case .controllerReset(let reason):
+            events.error("controller", reason)
+        case .advertisingReport(let report):
+            guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            pairing.advertiserSeen(entry.address, connectable: entry.connectable,
+                                   advertisesService: entry.isNavigationNotifierPhone, now: now)
+        case .connected(let link):
+            l2cap.linkConnected(L2CAPLink(handle: link.handle, role: link.role, peer: link.peer))
+            let bearer = GATTBearer(handle: link.handle, database: database)
+            bearers[link.handle] = bearer
+            phones[link.handle] = NavigationNotifierClient(bearer: bearer)
+            // 32-byte names need an ATT_MTU of at least 35: exchange first.
+            bearer.exchangeMTU()
+            pairing.connected(link.handle, peer: link.peer, now: now)
+        case let .connectionFailed(peer, _):
+            pairing.connectionFailed(peer: peer, now: now)
+        case let .disconnected(handle, reason):
+            Log.info("headunit", "link \(handle) down: \(reason)")
+            bearers.removeValue(forKey: handle)?.close()
+            phones[handle] = nil
+            security[handle] = nil
+            servers[handle] = nil
+            l2cap.linkDisconnected(handle)
+            pairing.disconnected(handle, now: now)
+        case let .l2capFrame(handle, frame):
+            l2cap.receive(frame, on: handle)
+        case let .encryptionChanged(handle, status, enabled):
+            encryptionChanged(handle, status: status, enabled: enabled)
+        case let .encryptionKeyRefreshed(handle, status):
+            encryptionChanged(handle, status: status, enabled: true)
+        case .connectionUpdated, .dataLengthChanged, .longTermKeyRequest, .commandFailed:
+            break
+        }
+        pump()
+    }
+
+    // MARK: - Moving work between layers
+
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        let now = Clock.now()
+        var progressed = true
+        while progressed {
+            progressed = false
+            while let action = pairing.pollAction() {
+                perform(action)
+                progressed = true
+            }
+            for (handle, bearer) in bearers {
+                while let pdu = bearer.pollTransmit(now: now) {
+                    l2cap.send(pdu, on: handle, channel: .att)
+                    progressed = true
+                }
+                while let event = bearer.pollEvent() {
+                    progressed = true
+                    switch event {
+                    case .transactionTimeout:
+                        Log.error("gatt", "ATT transaction timeout on \(handle); disconnecting")
+                        host.disconnect(handle)
+                    case .mtuChanged(let mtu):
+                        Log.debug("gatt", "ATT_MTU on \(handle) is \(mtu)")
+                    }
+                }
+            }
+            for (handle, sm) in security {
+                while let output = sm.pollOutput() {
+                    progressed = true
+                    perform(output, on: handle, sm)
+                }
+            }
+            while let event = l2cap.pollEvent() {
+                progressed = true
+                switch event {
+                case let .transmit(handle, frame):
+                    host.sendL2CAP(frame, on: handle)
+                case let .att(handle, pdu):
+                    bearers[handle]?.receive(pdu)
+                case let .smp(handle, pdu):
+                    if let sm = security[handle] {
+                        sm.receive(pdu, now: now)
+                    } else {
+                        Log.info("smp", "SMP PDU on \(handle) before the phone was accepted; ignored")
+                    }
+                case let .updateConnectionParameters(handle, parameters):
+                    host.send(.leConnectionUpdate(handle, parameters))
+                }
+            }
+        }
+        driver.flush()
+        armTimer()
+    }
+
+    private func armTimer() {
+        var deadline = pairing.nextDeadline
+        for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
+        for sm in security.values { deadline = earliest(deadline, sm.nextDeadline) }
+        loop.reschedule(&timer, at: deadline) { [unowned self] in
+            self.timer = nil
+            let now = Clock.now()
+            self.pairing.handleTimeout(now: now)
+            for bearer in self.bearers.values { bearer.handleTimeout(now: now) }
+            for sm in self.security.values { sm.handleTimeout(now: now) }
+            self.pump()
+        }
+    }
+
+    private func perform(_ action: PairingAction) {
+        let now = Clock.now()
+        switch action {
+        case .startScanning(let duty):
+            wantedScan = duty
+            advertisers = Advertisers()
+            if host.isReady { startScan(duty) }
+        case .stopScanning:
+            wantedScan = nil
+            host.stopScanning()
+        case .connect(let address):
+            host.connect(to: address)
+        case .cancelConnect:
+            host.cancelConnect()
+        case .disconnect(let handle):
+            host.disconnect(handle)
+        case .readServerName(let handle):
+            phones[handle]?.readServerName { [unowned self] r in self.pairing.serverNameRead(handle, r, now: Clock.now()) }
+        case .readPairedClientName(let handle):
+            phones[handle]?.readPairedClientName { [unowned self] r in self.pairing.pairedClientNameRead(handle, r, now: Clock.now()) }
+        case let .writePairedClientName(handle, name):
+            phones[handle]?.writePairedClientName(name) { [unowned self] r in self.pairing.writeCompleted(handle, r, now: Clock.now()) }
+        case .subscribePairedClientName(let handle):
+            phones[handle]?.subscribePairedClientName(onValue: { [unowned self] value in
+                self.pairing.pairedClientNameChanged(handle, value, now: Clock.now())
+            }) { [unowned self] r in self.pairing.subscribeCompleted(handle, r, now: Clock.now()) }
+        case .remember(let server):
+            store.remember(server)
+        case .forget(let server):
+            Log.info("headunit", "forgetting \(server) and its bond")
+            store.forgetServer()
+            bonds.delete(for: server)
+        case .stateChanged(let state):
+            Log.info("headunit", "state: \(state.text)")
+            events.state(state)
+        case let .serverAccepted(handle, server):
+            Log.info("headunit", "\(server) accepted on \(handle)")
+            startSecurity(handle, server: server)
+        }
+        _ = now
+    }
+
+    // MARK: - Security
+
+    private func startSecurity(_ handle: ConnectionHandle, server: String) {
+        guard let link = host.links[handle] else { return }
+        servers[handle] = server
+        var configuration = pairingConfiguration
+        if let irk = bonds.localIRK() {
+            configuration.localIdentity = LocalIdentity(irk: irk, address: host.controller.address)
+        }
+        let bond = bonds.bond(for: server)
+        let sm = SecurityManager(configuration: configuration, localAddress: host.controller.address,
+                                 peerAddress: link.peer, bond: bond, limiter: attempts)
+        security[handle] = sm
+        sm.secure(now: Clock.now())
+    }
+
+    private func encryptionChanged(_ handle: ConnectionHandle, status: HCIStatus, enabled: Bool) {
+        guard let sm = security[handle] else { return }
+        guard status.isSuccess else {
+            sm.encryptionFailed(status: status.code, now: Clock.now())
+            return
+        }
+        guard enabled else {
+            sm.encryptionChanged(enabled: false, keySize: nil, now: Clock.now())
+            return
+        }
+        // The key size decides whether the link is usable (KNOB): ask the controller.
+        host.send(.readEncryptionKeySize(handle)) { [unowned self] result in
+            var keySize: UInt8? = nil
+            if case .complete(let p) = result, p.count >= 4, p[0] == 0 { keySize = p[3] }
+            self.security[handle]?.encryptionChanged(enabled: true, keySize: keySize, now: Clock.now())
+            self.pump()
+        }
+    }
+
+    private func perform(_ output: SecurityManagerOutput, on handle: ConnectionHandle, _ sm: SecurityManager) {
+        let server = servers[handle]
+        switch output {
+        case .send(let pdu):
+            l2cap.send(pdu, on: handle, channel: .smp)
+        case .displayPasskey(let passkey):
+            Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
+            events.emit("passkey") { $0.field("passkey", passkey.text) }
+            console?.say("passkey: \(passkey.text)")
+        case .requestPasskey:
+            // We never claim a keyboard; a phone that asks anyway is refused.
+            sm.enterPasskey(nil, now: Clock.now())
+        case .confirmNumericComparison(let value):
+            events.emit("numeric_comparison") { $0.field("value", value.text) }
+            console?.say("confirm \(value.text) on both screens")
+        case let .startEncryption(ltk, ediv, rand):
+            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned self] result in
+                if case .pending(let status) = result, !status.isSuccess {
+                    self.security[handle]?.encryptionFailed(status: status.code, now: Clock.now())
+                    self.pump()
+                }
+            }
+        case .paired(let outcome):
+            Log.info("smp", "paired with \(server ?? "the phone") by \(outcome.method.eventName), key size \(outcome.keySize)")
+            events.emit("paired") { j in
+                j.field("server", server)
+                j.field("method", outcome.method.eventName)
+                j.field("secure_connections", outcome.secureConnections)
+                j.field("mitm", outcome.mitm)
+            }
+            if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+        case .encrypted(let linkSecurity):
+            Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
+            events.emit("encrypted") { j in
+                j.field("server", server)
+                j.field("bonded", linkSecurity.bonded)
+            }
+        case .failed(let failure):
+            Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
+            events.error("pairing", failure.description)
+            if failure == .tooManyAttempts {
+                events.error("pairing", "Remove the pairing on the phone and on the head unit, then pair again")
+            }
+        case .staleBond:
+            Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
+            if let server { bonds.delete(for: server) }
+            events.error("bond", "Phone forgot this head unit: pair again")
+        }
+    }
+
+    private func startScan(_ duty: ScanDuty) {
+        switch duty {
+        case .fast: host.startScanning(active: true, interval: 0x0060, window: 0x0030)
+        case .slow: host.startScanning(active: true, interval: 0x0800, window: 0x0030)
+        }
+    }
+}

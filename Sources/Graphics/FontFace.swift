@@ -1,0 +1,103 @@
+import BluetoothCore
+import CFreeType
+
+/// Why a font could not be used.
+public struct FontError: Error, CustomStringConvertible {
+    public var path: String
+    /// FreeType error code (0 when the problem is ours).
+    public var code: Int32
+    public var reason: String
+
+    public var description: String { "font \(path): \(reason) (FreeType error \(code))" }
+}
+
+/// FreeType load flags (macros the importer cannot see).
+enum FreeTypeFlags {
+    static let render: Int32 = 1 << 2
+    static let noBitmap: Int32 = 1 << 3
+    /// FT_LOAD_TARGET_LIGHT: vertical-only hinting keeps glyph shapes and
+    /// spacing true to the design while still snapping to the pixel rows.
+    static let targetLight: Int32 = 1 << 16
+    static let faceFlagKerning: Int = 1 << 6
+    static let pixelModeMono: UInt8 = 1
+    static let pixelModeGray: UInt8 = 2
+}
+
+/// One FreeType face. Sizes are set lazily, only when a glyph must be
+/// rendered; cached glyphs, metrics and kerning never touch FreeType's size.
+final class FontFace {
+    let path: String
+    let face: FT_Face
+    let unitsPerEm: Int32
+    let ascender: Int32
+    let descender: Int32
+    let hasKerning: Bool
+    private var currentSize = 0
+
+    init(library: FT_Library, path: String) throws(FontError) {
+        var f: FT_Face?
+        let err = FT_New_Face(library, path, 0, &f)
+        guard err == 0, let face = f else {
+            throw FontError(path: path, code: err, reason: "cannot open")
+        }
+        guard face.pointee.units_per_EM > 0 else {
+            FT_Done_Face(face)
+            throw FontError(path: path, code: 0, reason: "not a scalable font")
+        }
+        self.path = path
+        self.face = face
+        unitsPerEm = Int32(face.pointee.units_per_EM)
+        ascender = Int32(face.pointee.ascender)
+        descender = Int32(face.pointee.descender)
+        hasKerning = (Int(face.pointee.face_flags) & FreeTypeFlags.faceFlagKerning) != 0
+    }
+
+    deinit { FT_Done_Face(face) }
+
+    @inline(__always)
+    func glyphIndex(_ scalar: UInt32) -> UInt32 {
+        UInt32(FT_Get_Char_Index(face, FT_ULong(scalar)))
+    }
+
+    /// Kerning between two glyphs in 26.6 pixels at `size`.
+    func kerning(_ left: UInt32, _ right: UInt32, size: Int) -> Int32 {
+        guard hasKerning, left != 0, right != 0 else { return 0 }
+        var v = FT_Vector()
+        let mode = FT_UInt(FT_KERNING_UNSCALED.rawValue)
+        guard FT_Get_Kerning(face, FT_UInt(left), FT_UInt(right), mode, &v) == 0, v.x != 0 else { return 0 }
+        return Int32(Int64(v.x) * Int64(size) * 64 / Int64(unitsPerEm))
+    }
+
+    /// Renders one glyph to an 8-bit coverage bitmap; nil on any FreeType error.
+    func render(glyph: UInt32, size: Int) -> GlyphBitmap? {
+        if size != currentSize {
+            guard FT_Set_Pixel_Sizes(face, 0, FT_UInt(size)) == 0 else { return nil }
+            currentSize = size
+        }
+        let flags = FreeTypeFlags.render | FreeTypeFlags.targetLight | FreeTypeFlags.noBitmap
+        guard FT_Load_Glyph(face, FT_UInt(glyph), flags) == 0, let slot = face.pointee.glyph else { return nil }
+        let bm = slot.pointee.bitmap
+        let w = Int(bm.width), h = Int(bm.rows), pitch = Int(bm.pitch)
+        var coverage = [UInt8](repeating: 0, count: w * h)
+        if w > 0 && h > 0, let src = bm.buffer {
+            let mode = bm.pixel_mode
+            coverage.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    // A negative pitch means the rows are stored bottom-up.
+                    let row = pitch >= 0 ? src + y * pitch : src + (h - 1 - y) * (-pitch)
+                    for x in 0..<w {
+                        if mode == FreeTypeFlags.pixelModeGray {
+                            dst[y * w + x] = row[x]
+                        } else if mode == FreeTypeFlags.pixelModeMono {
+                            dst[y * w + x] = (row[x >> 3] & (0x80 >> UInt8(x & 7))) != 0 ? 255 : 0
+                        }
+                    }
+                }
+            }
+        }
+        // Unhinted advance (16.16) keeps text widths independent of hinting.
+        let advance = Int32(truncatingIfNeeded: Int(slot.pointee.linearHoriAdvance) >> 10)
+        return GlyphBitmap(width: Int32(w), height: Int32(h), left: Int32(slot.pointee.bitmap_left),
+                           top: Int32(slot.pointee.bitmap_top), advance: advance, coverage: coverage)
+    }
+}

@@ -1,0 +1,120 @@
+extension Fonts {
+    /// Draws a block of text into `rect`: the first baseline sits one
+    /// ascent below rect.y, lines wrap at rect.width, at most
+    /// `style.maxLines` lines, the last one ellipsized if text remains.
+    @discardableResult
+    public func draw(_ text: String, in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
+        shape(text, size: style.size, weight: style.weight, into: &shaped)
+        return drawShaped(in: rect, style: style, on: canvas)
+    }
+
+    /// The same for raw UTF-8 bytes (invalid sequences show as U+FFFD).
+    @discardableResult
+    public func draw(utf8 bytes: [UInt8], in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
+        bytes.withUnsafeBufferPointer { shape($0, size: style.size, weight: style.weight, into: &shaped) }
+        return drawShaped(in: rect, style: style, on: canvas)
+    }
+
+    /// One line with its baseline at `baseline`, starting at `x`, cut with an
+    /// ellipsis past `maxWidth`. Different sizes drawn at the same baseline
+    /// line up (e.g. a big number and its small unit).
+    @discardableResult
+    public func draw(_ text: String, x: Int, baseline: Int, size: Int, weight: FontWeight = .regular,
+                     color: Color, maxWidth: Int = 1 << 20, on canvas: Canvas) -> TextResult {
+        let style = TextStyle(size: size, weight: weight, color: color)
+        let asc = ascent(size: style.size, weight: weight)
+        shape(text, size: style.size, weight: weight, into: &shaped)
+        return drawShaped(in: Rect(x: x, y: baseline - asc, width: maxWidth, height: asc), style: style, on: canvas)
+    }
+
+    private func drawShaped(in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
+        let e = ellipsis(size: style.size, weight: style.weight)
+        let ew = Fonts.width(e, 0, e.count)
+        let lines = Fonts.breakLines(shaped, maxWidth: rect.width * 64, maxLines: style.maxLines, ellipsisWidth: ew)
+        var ink = Rect.empty
+        var widest = 0
+        var baseline = rect.y + ascent(size: style.size, weight: style.weight)
+        for line in lines {
+            let w = (line.width + 63) >> 6
+            widest = max(widest, w)
+            var x = rect.x
+            switch style.alignment {
+            case .left: break
+            case .center: x = rect.x + (rect.width - w) / 2
+            case .right: x = rect.maxX - w
+            }
+            var pen = x * 64
+            ink = ink.union(drawGlyphs(shaped, line.start, line.end, pen: &pen, baseline: baseline, style: style, on: canvas))
+            if line.ellipsis {
+                ink = ink.union(drawGlyphs(e, 0, e.count, pen: &pen, baseline: baseline, style: style, on: canvas))
+            }
+            baseline += style.lineAdvance
+        }
+        return TextResult(ink: ink, lines: lines.count, truncated: lines.last?.ellipsis ?? false, width: widest)
+    }
+
+    /// Blits glyphs[start..<end] advancing `pen` (26.6); returns the ink box.
+    private func drawGlyphs(_ glyphs: [ShapedGlyph], _ start: Int, _ end: Int, pen: inout Int, baseline: Int,
+                            style: TextStyle, on canvas: Canvas) -> Rect {
+        var ink = Rect.empty
+        var i = start
+        while i < end {
+            let g = glyphs[i]
+            if i > start { pen += Int(g.kern) }
+            let px = (pen + 32) >> 6
+            if g.face < 0 {
+                ink = ink.union(drawMissingBox(x: px, baseline: baseline, size: style.size, color: style.color, on: canvas))
+            } else if let slot = glyph(face: Int(g.face), glyph: g.glyph, size: style.size) {
+                ink = ink.union(blit(slot: slot, x: px, baseline: baseline, color: style.color, on: canvas))
+            } else {
+                ink = ink.union(drawMissingBox(x: px, baseline: baseline, size: style.size, color: style.color, on: canvas))
+            }
+            pen += Int(g.advance)
+            i += 1
+        }
+        return ink
+    }
+
+    /// Blends one cached glyph bitmap; returns the (clipped) area it covered.
+    private func blit(slot: Int, x: Int, baseline: Int, color: Color, on canvas: Canvas) -> Rect {
+        let gw = Int(cache.nodes[slot].glyph.width), gh = Int(cache.nodes[slot].glyph.height)
+        if gw == 0 || gh == 0 { return .empty }
+        let gx = x + Int(cache.nodes[slot].glyph.left)
+        let gy = baseline - Int(cache.nodes[slot].glyph.top)
+        let box = Rect(x: gx, y: gy, width: gw, height: gh)
+        let c = box.intersection(canvas.clip)
+        if c.isEmpty { return .empty }
+        let src = color.pixel
+        let ca = UInt32(color.alpha)
+        let cw = canvas.width
+        cache.nodes[slot].glyph.coverage.withUnsafeBufferPointer { cov in
+            canvas.pixels.withUnsafeMutableBufferPointer { pix in
+                guard let cv = cov.baseAddress, let p = pix.baseAddress else { return }
+                for y in c.y..<c.maxY {
+                    let srow = cv + (y - gy) * gw - gx
+                    let drow = p + y * cw
+                    for x in c.x..<c.maxX {
+                        var a = UInt32(srow[x])
+                        if a == 0 { continue }
+                        if ca != 255 { a = (a &* ca &+ 127) / 255 }
+                        drow[x] = a >= 255 ? src : blendPixel(drow[x], src, a)
+                    }
+                }
+            }
+        }
+        return c
+    }
+
+    /// The visible stand-in for a character no font has: an outlined box.
+    private func drawMissingBox(x: Int, baseline: Int, size: Int, color: Color, on canvas: Canvas) -> Rect {
+        let h = max(3, size * 7 / 10)
+        let w = max(3, size * 45 / 100)
+        let t = max(1, size / 14)
+        let box = Rect(x: x + max(1, size / 12), y: baseline - h, width: w, height: h)
+        canvas.fill(Rect(x: box.x, y: box.y, width: w, height: t), color)
+        canvas.fill(Rect(x: box.x, y: box.maxY - t, width: w, height: t), color)
+        canvas.fill(Rect(x: box.x, y: box.y, width: t, height: h), color)
+        canvas.fill(Rect(x: box.maxX - t, y: box.y, width: t, height: h), color)
+        return box.intersection(canvas.clip)
+    }
+}

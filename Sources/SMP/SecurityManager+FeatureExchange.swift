@@ -1,0 +1,109 @@
+import BluetoothCore
+
+/// Phase 1: Pairing Request / Pairing Response, and the policy checks on
+/// what the phone offers.
+extension SecurityManager {
+    func startPairing(now: Instant) {
+        guard phase != .timedOut else {
+            Log.warning("smp", "no pairing after an SMP timeout until the phone reconnects")
+            return
+        }
+        if limiter.hasGivenUp(limiterKey) {
+            Log.error("smp", "pairing with \(peerAddress) failed too often; remove the pairing on both sides")
+            emit(.failed(.tooManyAttempts))
+            return
+        }
+        if let at = limiter.notBefore(limiterKey, now: now) {
+            Log.info("smp", "pairing with \(peerAddress) deferred for \(at.millisecondsSince(now)) ms after failures")
+            phase = .waitingToRetry
+            retryAt = at
+            return
+        }
+        let bonding = configuration.bonding
+        let request = PairingFeatures(
+            ioCapability: configuration.ioCapability,
+            authReq: AuthenticationRequirements(bonding: bonding, mitm: configuration.requestsMITM,
+                                                secureConnections: true),
+            maxEncryptionKeySize: 16,
+            initiatorKeys: bonding && configuration.localIdentity != nil ? .identityKey : .none,
+            // The LTK (legacy only) and the phone's IRK and identity address.
+            responderKeys: bonding ? KeyDistribution.encryptionKey.union(.identityKey) : .none)
+        let pdu = SMPPDU.pairingRequest(request)
+        pairing = PairingContext(request: request, preq: pdu.encoded())
+        phase = .awaitingPairingResponse
+        Log.info("smp", "pairing with \(peerAddress) as \(configuration.ioCapability)")
+        send(pdu, now: now)
+    }
+
+    func pairingResponse(_ response: PairingFeatures, now: Instant) {
+        guard var ctx = pairing else { return }
+        ctx.response = response
+        ctx.pres = SMPPDU.pairingResponse(response).encoded()
+
+        guard (7...16).contains(response.maxEncryptionKeySize) else {
+            Log.warning("smp", "phone offers maximum key size \(response.maxEncryptionKeySize)")
+            fail(.invalidParameters, now: now)
+            return
+        }
+        guard response.maxEncryptionKeySize >= configuration.minimumKeySize else {
+            // KNOB (CVE-2019-9506): a short key can be brute-forced.
+            Log.warning("smp", "phone offers only \(response.maxEncryptionKeySize)-octet keys; refused")
+            fail(.encryptionKeySize, now: now)
+            return
+        }
+        ctx.keySize = min(ctx.request.maxEncryptionKeySize, response.maxEncryptionKeySize)
+        guard response.initiatorKeys.isSubset(of: ctx.request.initiatorKeys),
+              response.responderKeys.isSubset(of: ctx.request.responderKeys) else {
+            Log.warning("smp", "phone's key distribution asks for keys we did not offer")
+            fail(.invalidParameters, now: now)
+            return
+        }
+        ctx.secureConnections = ctx.request.authReq.secureConnections && response.authReq.secureConnections
+        if !ctx.secureConnections {
+            if configuration.requireSecureConnections {
+                Log.warning("smp", "phone does not support LE Secure Connections; legacy pairing refused by policy")
+                fail(.authenticationRequirements, now: now)
+                return
+            }
+            Log.warning("smp", "phone does not support LE Secure Connections: using LE legacy pairing")
+        } else if response.oobDataPresent {
+            // The phone claims our OOB data, which we never handed out.
+            Log.warning("smp", "phone claims OOB data; none was exchanged")
+            fail(.oobNotAvailable, now: now)
+            return
+        }
+        ctx.selection = MethodSelection.select(initiator: ctx.request, responder: response,
+                                               secureConnections: ctx.secureConnections)
+        if configuration.requireMITM && !ctx.selection.method.providesMITMProtection {
+            Log.warning("smp", "phone's IO capability \(response.ioCapability) only allows Just Works; MITM protection required")
+            fail(.authenticationRequirements, now: now)
+            return
+        }
+        pairing = ctx
+        Log.info("smp", "pairing method \(ctx.selection.method), "
+            + (ctx.secureConnections ? "LE Secure Connections" : "LE legacy") + ", key size \(ctx.keySize)")
+        if ctx.secureConnections {
+            startSecureConnections(now: now)
+        } else {
+            startLegacyPairing(now: now)
+        }
+    }
+
+    /// Passkey Entry: show a fresh passkey, or ask the user to type the
+    /// phone's. Returns false when we must wait for the user.
+    func preparePasskey(now: Instant) -> Bool {
+        guard var ctx = pairing else { return false }
+        if ctx.selection.passkeyRole == .display {
+            guard let passkey = crypto(now, "passkey", { () throws(CryptoError) -> Passkey in try Passkey.random(random) }) else {
+                return false
+            }
+            ctx.passkey = passkey
+            pairing = ctx
+            emit(.displayPasskey(passkey))
+            return true
+        }
+        phase = .awaitingPasskeyInput
+        emit(.requestPasskey)
+        return false
+    }
+}

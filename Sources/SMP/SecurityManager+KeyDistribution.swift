@@ -1,0 +1,127 @@
+import BluetoothCore
+
+/// Phase 3 (Vol 3 Part H 3.6.1): on the encrypted link the responder sends
+/// its keys first, then we send ours; then the bond is complete.
+extension SecurityManager {
+    func beginKeyDistribution(now: Instant) {
+        guard var ctx = pairing, let response = ctx.response else { return }
+        var expected: [SMPCode] = []
+        let keys = response.responderKeys
+        // With Secure Connections both sides derive the LTK: EncKey is ignored.
+        if !ctx.secureConnections && keys.contains(.encryptionKey) {
+            expected += [.encryptionInformation, .centralIdentification]
+        }
+        if keys.contains(.identityKey) { expected += [.identityInformation, .identityAddressInformation] }
+        if keys.contains(.signingKey) { expected += [.signingInformation] }
+        ctx.expectedKeys = expected
+        let early = ctx.earlyKeys
+        ctx.earlyKeys = []
+        pairing = ctx
+        phase = .awaitingKeys
+        for pdu in early {
+            guard phase == .awaitingKeys else { return }
+            distributedKey(pdu, now: now)
+        }
+        if phase == .awaitingKeys, pairing?.expectedKeys.isEmpty ?? false { finishKeyDistribution(now: now) }
+    }
+
+    func bufferEarlyKey(_ pdu: SMPPDU, now: Instant) {
+        guard var ctx = pairing else { return }
+        guard ctx.earlyKeys.count < 8 else {
+            fail(.unspecifiedReason, now: now)
+            return
+        }
+        Log.debug("smp", "\(pdu.code) before the encryption change was reported; kept")
+        ctx.earlyKeys.append(pdu)
+        pairing = ctx
+    }
+
+    func distributedKey(_ pdu: SMPPDU, now: Instant) {
+        guard var ctx = pairing else { return }
+        guard ctx.expectedKeys.first == pdu.code else {
+            Log.warning("smp", "unexpected \(pdu.code) during key distribution")
+            fail(.unspecifiedReason, now: now)
+            return
+        }
+        ctx.expectedKeys.removeFirst()
+        switch pdu {
+        case .encryptionInformation(let ltk):
+            guard !ltk.isAllZero else {
+                Log.warning("smp", "phone distributed an all-zero LTK; refused")
+                fail(.keyRejected, now: now)
+                return
+            }
+            ctx.peerLTK = ltk.shortened(to: ctx.keySize)
+        case .centralIdentification(let ediv, let rand):
+            ctx.peerEDIV = ediv
+            ctx.peerRand = rand
+        case .identityInformation(let irk):
+            if irk.isAllZero {
+                Log.info("smp", "phone distributed an all-zero IRK (no privacy); not used for resolution")
+            } else {
+                ctx.peerIRK = irk
+            }
+        case .identityAddressInformation(let address):
+            if address.isRandom && !address.isStaticRandom {
+                Log.warning("smp", "phone's identity address \(address) is not a static random address")
+            }
+            ctx.peerIdentityAddress = address
+        default:
+            break  // Signing Information: we do not sign data.
+        }
+        pairing = ctx
+        if ctx.expectedKeys.isEmpty { finishKeyDistribution(now: now) }
+    }
+
+    func finishKeyDistribution(now: Instant) {
+        guard let ctx = pairing, let response = ctx.response else { return }
+        var distributedIdentity: LocalIdentity? = nil
+        if response.initiatorKeys.contains(.identityKey), let identity = configuration.localIdentity {
+            send(.identityInformation(identity.irk), now: now)
+            send(.identityAddressInformation(identity.address), now: now)
+            distributedIdentity = identity
+        }
+        let mitm = ctx.selection.method.providesMITMProtection
+        let newBond = makeBond(ctx, localIdentity: distributedIdentity)
+        pairing = nil
+        pairingDeadline = nil
+        phase = .idle
+        limiter.recordPairingSuccess(limiterKey)
+        if let newBond = newBond { bond = newBond }
+        let security = LinkSecurity(keySize: linkSecurity?.keySize ?? ctx.keySize, authenticated: mitm,
+                                    secureConnections: ctx.secureConnections, bonded: newBond != nil)
+        linkSecurity = security
+        Log.info("smp", "paired with \(newBond?.peerIdentityAddress ?? peerAddress): \(ctx.selection.method), "
+            + (ctx.secureConnections ? "secure connections" : "legacy") + (mitm ? ", MITM" : "")
+            + (newBond != nil ? ", bonded" : ", not bonded"))
+        emit(.paired(PairingOutcome(method: ctx.selection.method, secureConnections: ctx.secureConnections,
+                                    mitm: mitm, keySize: ctx.keySize, bond: newBond)))
+        emit(.encrypted(security))
+    }
+
+    private func makeBond(_ ctx: PairingContext, localIdentity: LocalIdentity?) -> BondRecord? {
+        guard ctx.bondingAgreed else { return nil }
+        let ltk: LongTermKey
+        var ediv: UInt16 = 0
+        var rand: UInt64 = 0
+        if ctx.secureConnections {
+            guard let key = ctx.secureConnectionsLTK else { return nil }
+            ltk = key.shortened(to: ctx.keySize)
+        } else {
+            guard let key = ctx.peerLTK else {
+                Log.warning("smp", "phone distributed no LTK: nothing to reconnect with, not bonded")
+                return nil
+            }
+            ltk = key
+            ediv = ctx.peerEDIV
+            rand = ctx.peerRand
+        }
+        if ctx.peerIdentityAddress == nil && peerAddress.isResolvablePrivate && ctx.peerIRK == nil {
+            Log.warning("smp", "phone gave no identity; the bond will not be recognised after its address changes")
+        }
+        return BondRecord(peerIdentityAddress: ctx.peerIdentityAddress ?? peerAddress, peerIRK: ctx.peerIRK,
+                          longTermKey: ltk, ediv: ediv, rand: rand, keySize: ctx.keySize,
+                          authenticated: ctx.selection.method.providesMITMProtection,
+                          secureConnections: ctx.secureConnections, localIRK: localIdentity?.irk)
+    }
+}

@@ -1,0 +1,463 @@
+import BluetoothCore
+
+/// The Security Manager of one LE connection, head unit as central and
+/// pairing initiator. Sans-I/O: the owner feeds it received SMP PDUs, the
+/// user's answers, link encryption events and time, and drains
+/// `SecurityManagerOutput`s (PDUs to send, things to show, HCI encryption
+/// to start, results) with `pollOutput()`.
+///
+/// Typical life on a connection:
+///  1. `secure(now:)` after the connection is up: encrypts with the stored
+///     bond, or pairs (LE Secure Connections, Passkey Entry by default).
+///  2. Feed every PDU from L2CAP CID 0x0006 to `receive(_:now:)`.
+///  3. Report HCI Encryption Change / Encryption Key Refresh Complete with
+///     `encryptionChanged(enabled:keySize:now:)`, a failed encryption with
+///     `encryptionFailed(status:now:)`.
+///  4. Call `handleTimeout(now:)` once `nextDeadline` has passed.
+/// Drop the object when the link goes down.
+public final class SecurityManager {
+    /// The fixed L2CAP channel of the Security Manager Protocol on LE.
+    public static let channelID: UInt16 = 0x0006
+
+    public enum Phase: Equatable, CustomStringConvertible {
+        case idle
+        /// A pairing waits for the repeated-attempts back-off to pass.
+        case waitingToRetry
+        case encryptingWithBond
+        case awaitingPairingResponse
+        case awaitingPublicKey
+        case awaitingConfirm
+        case awaitingRandom
+        case awaitingPasskeyInput
+        case awaitingNumericConfirmation
+        case awaitingDHKeyCheck
+        case awaitingEncryption
+        case awaitingKeys
+        /// The SMP timer expired: no more SMP on this link.
+        case timedOut
+
+        public var description: String {
+            switch self {
+            case .idle: return "idle"
+            case .waitingToRetry: return "waiting to retry"
+            case .encryptingWithBond: return "encrypting with bond"
+            case .awaitingPairingResponse: return "awaiting Pairing Response"
+            case .awaitingPublicKey: return "awaiting Pairing Public Key"
+            case .awaitingConfirm: return "awaiting Pairing Confirm"
+            case .awaitingRandom: return "awaiting Pairing Random"
+            case .awaitingPasskeyInput: return "awaiting passkey input"
+            case .awaitingNumericConfirmation: return "awaiting numeric comparison"
+            case .awaitingDHKeyCheck: return "awaiting DHKey Check"
+            case .awaitingEncryption: return "awaiting encryption"
+            case .awaitingKeys: return "awaiting key distribution"
+            case .timedOut: return "timed out"
+            }
+        }
+
+        /// A pairing procedure is running (the SMP timer is armed).
+        public var isPairing: Bool {
+            switch self {
+            case .idle, .waitingToRetry, .encryptingWithBond, .timedOut: return false
+            default: return true
+            }
+        }
+    }
+
+    public let configuration: PairingConfiguration
+    /// Our address on this connection and the phone's, as used over the air
+    /// (for a resolved connection the phone's resolvable private address,
+    /// not its identity): they enter the confirm and check values.
+    public let localAddress: BluetoothAddress
+    public let peerAddress: BluetoothAddress
+    /// The stored bond with this phone, and after pairing the new one.
+    public internal(set) var bond: BondRecord?
+    /// The security of the link while it is encrypted.
+    public internal(set) var linkSecurity: LinkSecurity?
+    public internal(set) var phase: Phase = .idle
+
+    let limiter: PairingAttemptLimiter
+    /// Who the repeated-attempts counters are kept for.
+    let limiterKey: BluetoothAddress
+    let random: RandomSource
+    let makeKeyPair: () throws(CryptoError) -> P256KeyPair
+    var pairing: PairingContext?
+    var pairingDeadline: Instant?
+    var retryAt: Instant?
+    private var outputs: [SecurityManagerOutput] = []
+
+    /// - Parameters:
+    ///   - bond: the stored bond for this phone (found by identity address or
+    ///     by resolving its address with `BondRecord.find`), if any.
+    ///   - limiter: shared across connections; a private one when omitted.
+    ///   - random, makeKeyPair: the system generators; tests inject fixed values.
+    public init(configuration: PairingConfiguration, localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
+                bond: BondRecord? = nil, limiter: PairingAttemptLimiter = PairingAttemptLimiter(),
+                random: RandomSource = .system,
+                makeKeyPair: @escaping () throws(CryptoError) -> P256KeyPair = { () throws(CryptoError) -> P256KeyPair in
+                    try P256KeyPair.generate()
+                }) {
+        self.configuration = configuration
+        self.localAddress = localAddress
+        self.peerAddress = peerAddress
+        self.bond = bond
+        self.limiter = limiter
+        self.limiterKey = bond?.peerIdentityAddress ?? peerAddress
+        self.random = random
+        self.makeKeyPair = makeKeyPair
+    }
+
+    // MARK: Outputs and time
+
+    /// The next thing to do, oldest first; nil when there is nothing.
+    public func pollOutput() -> SecurityManagerOutput? {
+        outputs.isEmpty ? nil : outputs.removeFirst()
+    }
+
+    /// Everything queued, oldest first.
+    public func drainOutputs() -> [SecurityManagerOutput] {
+        defer { outputs = [] }
+        return outputs
+    }
+
+    /// When `handleTimeout(now:)` wants to run.
+    public var nextDeadline: Instant? {
+        earliest(phase.isPairing ? pairingDeadline : nil, phase == .waitingToRetry ? retryAt : nil)
+    }
+
+    public func handleTimeout(now: Instant) {
+        if phase.isPairing, let deadline = pairingDeadline, deadline <= now {
+            Log.warning("smp", "pairing with \(peerAddress) timed out in \(phase); no more SMP on this link")
+            pairing = nil
+            pairingDeadline = nil
+            phase = .timedOut
+            limiter.recordFailure(limiterKey, now: now)
+            emit(.failed(.timeout))
+        }
+        if phase == .waitingToRetry, let at = retryAt, at <= now {
+            retryAt = nil
+            phase = .idle
+            startPairing(now: now)
+        }
+    }
+
+    // MARK: Owner requests
+
+    /// Makes the link secure: encryption with the stored bond, else pairing.
+    /// Does nothing while that is already under way or done.
+    public func secure(now: Instant) {
+        guard phase == .idle, linkSecurity == nil else { return }
+        if bond != nil {
+            encryptWithBond()
+        } else {
+            startPairing(now: now)
+        }
+    }
+
+    /// Pairs even when a bond exists (the user asked to pair again, or the
+    /// bond is too weak). The new bond replaces the old one when it is done.
+    public func pair(now: Instant) {
+        guard phase == .idle || phase == .waitingToRetry else {
+            Log.debug("smp", "pair request ignored in \(phase)")
+            return
+        }
+        if phase == .waitingToRetry { phase = .idle }
+        startPairing(now: now)
+    }
+
+    /// The user typed the passkey the phone shows (after `.requestPasskey`);
+    /// nil when the user cancelled.
+    public func enterPasskey(_ passkey: Passkey?, now: Instant) {
+        guard phase == .awaitingPasskeyInput, var ctx = pairing else {
+            Log.debug("smp", "passkey entered while not waiting for one; ignored")
+            return
+        }
+        guard let passkey = passkey else {
+            fail(.passkeyEntryFailed, now: now)
+            return
+        }
+        ctx.passkey = passkey
+        pairing = ctx
+        if ctx.secureConnections {
+            sendPasskeyConfirm(now: now)
+        } else {
+            ctx.temporaryKey = passkey.f6Value
+            pairing = ctx
+            sendLegacyConfirm(now: now)
+        }
+    }
+
+    /// The user's answer to `.confirmNumericComparison`.
+    public func confirmNumericComparison(_ accepted: Bool, now: Instant) {
+        guard phase == .awaitingNumericConfirmation else {
+            Log.debug("smp", "numeric comparison answer while not asking; ignored")
+            return
+        }
+        guard accepted else {
+            Log.info("smp", "user rejected the numeric comparison value")
+            fail(.numericComparisonFailed, now: now)
+            return
+        }
+        sendDHKeyCheck(now: now)
+    }
+
+    /// Abandons a pairing in progress (the user pressed Cancel).
+    public func cancel(now: Instant) {
+        if phase == .waitingToRetry {
+            phase = .idle
+            retryAt = nil
+            return
+        }
+        guard phase.isPairing, let ctx = pairing else { return }
+        switch ctx.selection.method {
+        case .passkeyEntry: fail(.passkeyEntryFailed, now: now)
+        case .numericComparison: fail(.numericComparisonFailed, now: now)
+        case .justWorks: fail(.unspecifiedReason, now: now)
+        }
+    }
+
+    // MARK: Link events
+
+    /// HCI Encryption Change (enabled) or Encryption Key Refresh Complete.
+    /// `keySize` from Encryption Change v2 or Read Encryption Key Size when
+    /// the owner has it; nil means the negotiated size.
+    public func encryptionChanged(enabled: Bool, keySize: UInt8?, now: Instant) {
+        guard enabled else {
+            linkSecurity = nil
+            Log.info("smp", "encryption off on link with \(peerAddress)")
+            return
+        }
+        switch phase {
+        case .encryptingWithBond:
+            phase = .idle
+            guard let bond = bond else { return }
+            let size = keySize ?? bond.keySize
+            guard size >= configuration.minimumKeySize else {
+                Log.error("smp", "encryption with \(peerAddress) uses a \(size)-octet key; refusing the link")
+                emit(.failed(.keySizeTooSmall(size)))
+                return
+            }
+            limiter.recordEncryptionSuccess(limiterKey)
+            let security = LinkSecurity(keySize: size, authenticated: bond.authenticated,
+                                        secureConnections: bond.secureConnections, bonded: true)
+            linkSecurity = security
+            Log.info("smp", "link with \(peerAddress) encrypted with the stored bond")
+            emit(.encrypted(security))
+        case .awaitingEncryption:
+            guard let ctx = pairing else { return }
+            let size = keySize ?? ctx.keySize
+            guard size >= ctx.keySize, size >= configuration.minimumKeySize else {
+                Log.error("smp", "controller reports a \(size)-octet key, \(ctx.keySize) negotiated")
+                fail(.encryptionKeySize, now: now)
+                return
+            }
+            linkSecurity = LinkSecurity(keySize: size, authenticated: ctx.selection.method.providesMITMProtection,
+                                        secureConnections: ctx.secureConnections, bonded: false)
+            beginKeyDistribution(now: now)
+        default:
+            // Encryption nobody here asked for (yet): remember it; the bond
+            // we know of is the only key it can have been.
+            Log.info("smp", "encryption on with \(peerAddress) outside a procedure (\(phase))")
+            if linkSecurity == nil {
+                linkSecurity = LinkSecurity(keySize: keySize ?? bond?.keySize ?? 0,
+                                            authenticated: bond?.authenticated ?? false,
+                                            secureConnections: bond?.secureConnections ?? false, bonded: bond != nil)
+            }
+        }
+    }
+
+    /// HCI reported a failed encryption (Encryption Change with an error
+    /// status, or a failed LE Enable Encryption command).
+    public func encryptionFailed(status: UInt8, now: Instant) {
+        switch phase {
+        case .encryptingWithBond:
+            phase = .idle
+            let pinOrKeyMissing: UInt8 = 0x06
+            if status == pinOrKeyMissing, let stale = bond {
+                bond = nil
+                Log.warning("smp", "phone \(stale.peerIdentityAddress) no longer has our keys: bond deleted")
+                emit(.staleBond(stale))
+                guard configuration.pairAgainWhenPeerForgetsBond else { return }
+                guard limiter.recordStaleBond(limiterKey, now: now) else {
+                    Log.error("smp", "phone \(stale.peerIdentityAddress) keeps forgetting its bond; not pairing again")
+                    emit(.failed(.tooManyAttempts))
+                    return
+                }
+                startPairing(now: now)
+            } else {
+                Log.warning("smp", "encryption with the stored bond failed, status 0x" + hex(status, digits: 2))
+                emit(.failed(.encryption(status: status)))
+            }
+        case .awaitingEncryption:
+            Log.warning("smp", "encryption with the new key failed, status 0x" + hex(status, digits: 2))
+            abort(sending: .unspecifiedReason, report: .encryption(status: status), now: now)
+        default:
+            Log.info("smp", "encryption failure 0x" + hex(status, digits: 2) + " outside a procedure; ignored")
+        }
+    }
+
+    // MARK: Received PDUs
+
+    /// One SMP PDU received on L2CAP CID 0x0006.
+    public func receive(_ bytes: [UInt8], now: Instant) {
+        guard phase != .timedOut else {
+            Log.debug("smp", "PDU after the SMP timeout ignored")
+            return
+        }
+        let pdu: SMPPDU
+        do {
+            pdu = try SMPPDU.decode(bytes)
+        } catch {
+            // The bytes themselves may hold key material: log only their shape.
+            Log.warning("smp", "malformed PDU from \(peerAddress): \(error)")
+            if phase.isPairing {
+                fail(error.failureReason, now: now)
+            } else if case .unknownCode = error {
+                send(.pairingFailed(.commandNotSupported), now: now)
+            }
+            return
+        }
+        if phase.isPairing { restartTimer(now) }
+        switch pdu {
+        case .pairingFailed(let reason):
+            peerFailed(reason, now: now)
+        case .securityRequest(let authReq):
+            securityRequest(authReq, now: now)
+        case .pairingRequest:
+            // Only a central starts pairing; we are the central.
+            Log.warning("smp", "phone sent a Pairing Request to the central")
+            if phase.isPairing { fail(.commandNotSupported, now: now) } else { send(.pairingFailed(.commandNotSupported), now: now) }
+        case .keypressNotification(let type):
+            Log.debug("smp", "phone keypress notification \(type.rawValue)")
+        default:
+            dispatch(pdu, now: now)
+        }
+    }
+
+    private func dispatch(_ pdu: SMPPDU, now: Instant) {
+        switch (phase, pdu) {
+        case (.awaitingPairingResponse, .pairingResponse(let features)):
+            pairingResponse(features, now: now)
+        case (.awaitingPublicKey, .pairingPublicKey(let key)):
+            peerPublicKey(key, now: now)
+        case (.awaitingConfirm, .pairingConfirm(let value)):
+            peerConfirm(value, now: now)
+        case (.awaitingRandom, .pairingRandom(let value)):
+            peerRandom(value, now: now)
+        case (.awaitingDHKeyCheck, .pairingDHKeyCheck(let value)):
+            peerDHKeyCheck(value, now: now)
+        case (.awaitingKeys, _) where SecurityManager.isKeyDistribution(pdu):
+            distributedKey(pdu, now: now)
+        case (.awaitingEncryption, _) where SecurityManager.isKeyDistribution(pdu):
+            bufferEarlyKey(pdu, now: now)
+        default:
+            if phase.isPairing {
+                Log.warning("smp", "\(pdu.code) out of order (\(phase)); aborting pairing")
+                fail(.unspecifiedReason, now: now)
+            } else {
+                Log.info("smp", "\(pdu.code) with no pairing in progress; ignored")
+            }
+        }
+    }
+
+    private func peerFailed(_ reason: PairingFailureReason, now: Instant) {
+        guard phase.isPairing else {
+            Log.info("smp", "Pairing Failed (\(reason)) with no pairing in progress")
+            return
+        }
+        Log.warning("smp", "phone \(peerAddress) failed pairing: \(reason)")
+        finishFailure(.remote(reason), now: now)
+    }
+
+    /// The phone asks for security (Vol 3 Part H 3.6.7): encrypt with the
+    /// bond when it is good enough, pair otherwise.
+    private func securityRequest(_ authReq: AuthenticationRequirements, now: Instant) {
+        guard phase == .idle else {
+            Log.debug("smp", "Security Request during \(phase); already under way")
+            return
+        }
+        if let security = linkSecurity {
+            if (!authReq.mitm || security.authenticated) && (!authReq.secureConnections || security.secureConnections) {
+                Log.debug("smp", "Security Request on a link that is already secure enough")
+                return
+            }
+            Log.info("smp", "phone asks for stronger security than the link has; pairing again")
+            startPairing(now: now)
+            return
+        }
+        if let bond = bond, !authReq.mitm || bond.authenticated {
+            encryptWithBond()
+            return
+        }
+        if bond != nil { Log.info("smp", "phone asks for MITM protection the stored bond lacks; pairing again") }
+        startPairing(now: now)
+    }
+
+    // MARK: Shared steps
+
+    private func encryptWithBond() {
+        guard let bond = bond else { return }
+        phase = .encryptingWithBond
+        Log.info("smp", "encrypting with the stored bond of \(bond.peerIdentityAddress)")
+        emit(.startEncryption(ltk: bond.longTermKey, ediv: bond.ediv, rand: bond.rand))
+    }
+
+    func emit(_ output: SecurityManagerOutput) { outputs.append(output) }
+
+    /// Queues a PDU; every PDU sent during pairing restarts the SMP timer.
+    func send(_ pdu: SMPPDU, now: Instant) {
+        emit(.send(pdu.encoded()))
+        if phase.isPairing { restartTimer(now) }
+    }
+
+    /// Vol 3 Part H 3.4 restarts the timer on every PDU queued for
+    /// transmission; received PDUs restart it here too, so a phone that
+    /// keeps answering is never cut off while its user types.
+    private func restartTimer(_ now: Instant) {
+        pairingDeadline = now.adding(milliseconds: configuration.timeoutMilliseconds)
+    }
+
+    /// Aborts the pairing: Pairing Failed to the phone, `.failed` to the owner.
+    func fail(_ reason: PairingFailureReason, now: Instant) {
+        abort(sending: reason, report: .local(reason), now: now)
+    }
+
+    func abort(sending reason: PairingFailureReason, report failure: PairingFailure, now: Instant) {
+        Log.warning("smp", "pairing with \(peerAddress) failed: \(failure)")
+        emit(.send(SMPPDU.pairingFailed(reason).encoded()))
+        finishFailure(failure, now: now)
+    }
+
+    func finishFailure(_ failure: PairingFailure, now: Instant) {
+        pairing = nil
+        pairingDeadline = nil
+        phase = .idle
+        limiter.recordFailure(limiterKey, now: now)
+        emit(.failed(failure))
+    }
+
+    /// Runs a toolbox step; a failure aborts the pairing and gives nil.
+    func crypto<T>(_ now: Instant, _ what: String, _ body: () throws(CryptoError) -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            Log.error("smp", what + ": \(error)")
+            fail(.unspecifiedReason, now: now)
+            return nil
+        }
+    }
+
+    /// A 128-bit nonce (Na, Nai, Mrand); nil after aborting the pairing.
+    func freshNonce(_ now: Instant) -> [UInt8]? {
+        crypto(now, "nonce", { () throws(CryptoError) -> [UInt8] in try random.bytes(16) })
+    }
+
+    static func isKeyDistribution(_ pdu: SMPPDU) -> Bool {
+        switch pdu.code {
+        case .encryptionInformation, .centralIdentification, .identityInformation, .identityAddressInformation,
+             .signingInformation:
+            return true
+        default:
+            return false
+        }
+    }
+}

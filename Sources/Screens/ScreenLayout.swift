@@ -1,0 +1,216 @@
+import Graphics
+
+/// Where everything goes for one model kind and screen size. Pure
+/// arithmetic (no fonts), so the hit test can use it without drawing.
+/// Sizes are designed at 800x480 and scale with the shorter side, so type
+/// stays big on 7" panels and proportionate on 1080p; portrait stacks the
+/// cards and buttons.
+public struct ScreenLayout: Equatable {
+    public var size: Size
+    public var kind: ScreenKind
+    /// Pixels per design unit (1 at 480 px on the shorter side).
+    public var unit: Float
+
+    public var statusBar = Rect.empty
+    public var stateText = Rect.empty
+    public var counters = Rect.empty
+    public var clock = Rect.empty
+    public var main = Rect.empty
+
+    // Cards.
+    public var navCard = Rect.empty
+    public var musicCard = Rect.empty
+    public var navArrow = Rect.empty
+    public var navDistance = Rect.empty
+    public var navApp = Rect.empty
+    public var navText = Rect.empty
+    public var musicMeta = Rect.empty
+    public var musicIcon = Rect.empty
+    public var musicProgress = Rect.empty
+    public var hintStrip = Rect.empty
+
+    // Idle.
+    public var idleIcon = Rect.empty
+    public var idleHeadline = Rect.empty
+    public var idleHint = Rect.empty
+    public var buttons: [Rect] = []
+
+    // Pairing.
+    public var pairingCard = Rect.empty
+    public var pairingTitle = Rect.empty
+    public var passkey = Rect.empty
+    public var pairingHint = Rect.empty
+
+    /// Design units to pixels.
+    @inline(__always)
+    public func px(_ v: Float) -> Int { Int(v * unit + 0.5) }
+
+    public var cardRadius: Float { 18 * unit }
+
+    public init(model: ScreenModel, size: Size) {
+        self.init(kind: model.kind, size: size, hasHint: model.hint != nil, buttonCount: model.actions.count,
+                  counterCount: model.dropped.prefix(NotificationCategory.allCases.count).filter { $0 > 0 }.count,
+                  showsHeadline: ScreenLayout.showsHeadline(model))
+    }
+
+    /// The idle screen states its words in a headline unless a button
+    /// already says the same ("Discover Server App", "Connect to NAME").
+    public static func showsHeadline(_ model: ScreenModel) -> Bool {
+        !model.actions.contains { $0.label(for: model.pairing) == model.pairing.text }
+    }
+
+    /// `counterCount`: categories with dropped notifications; the status
+    /// text gets the room the counters do not need.
+    public init(kind: ScreenKind, size: Size, hasHint: Bool, buttonCount: Int, counterCount: Int = 0,
+                showsHeadline: Bool = true) {
+        self.size = size
+        self.kind = kind
+        unit = Float(max(1, min(size.width, size.height))) / 480
+        let w = size.width, h = size.height
+        let m = px(14)
+        let barH = px(56)
+        statusBar = Rect(x: 0, y: 0, width: w, height: barH)
+        let clockW = px(104)
+        clock = Rect(x: w - m - clockW, y: 0, width: clockW, height: barH)
+        if size.isPortrait && counterCount > 0 {
+            // Too narrow for state, counters and clock on one row: the
+            // counters get a row of their own.
+            counters = Rect(x: m, y: barH, width: w - 2 * m, height: px(40))
+            stateText = Rect(x: m, y: 0, width: clock.x - px(12) - m, height: barH)
+            statusBar.height = counters.maxY
+        } else {
+            let countersW = min(counterCount * px(84), (w - 2 * m) * 2 / 5)
+            counters = Rect(x: clock.x - px(12) - countersW, y: 0, width: countersW, height: barH)
+            stateText = Rect(x: m, y: 0, width: counters.x - px(12) - m, height: barH)
+        }
+        main = Rect(x: m, y: statusBar.maxY, width: w - 2 * m, height: h - statusBar.maxY - m)
+
+        switch kind {
+        case .cards: layoutCards(hasHint: hasHint)
+        case .idle: layoutIdle(buttonCount: buttonCount, headline: showsHeadline, hint: hasHint)
+        case .pairing: layoutPairing()
+        }
+    }
+
+    private mutating func layoutCards(hasHint: Bool) {
+        let gap = px(14)
+        var area = main
+        if hasHint {
+            let stripH = px(44)
+            hintStrip = Rect(x: main.x, y: main.maxY - stripH, width: main.width, height: stripH)
+            area.height -= stripH + gap
+        }
+        if size.isPortrait {
+            let navH = (area.height - gap) * 56 / 100
+            navCard = Rect(x: area.x, y: area.y, width: area.width, height: navH)
+            musicCard = Rect(x: area.x, y: navCard.maxY + gap, width: area.width, height: area.maxY - navCard.maxY - gap)
+        } else {
+            let navW = (area.width - gap) * 58 / 100
+            navCard = Rect(x: area.x, y: area.y, width: navW, height: area.height)
+            musicCard = Rect(x: navCard.maxX + gap, y: area.y, width: area.maxX - navCard.maxX - gap, height: area.height)
+        }
+        // Navigation: arrow tile, distance beside it, instruction below.
+        let p = px(20)
+        let inner = navCard.insetBy(dx: p, dy: p)
+        let side = min(px(150), inner.height * 46 / 100, inner.width * 40 / 100)
+        navArrow = Rect(x: inner.x, y: inner.y, width: side, height: side)
+        let dx = navArrow.maxX + px(20)
+        let distH = side * 64 / 100
+        navDistance = Rect(x: dx, y: inner.y, width: inner.maxX - dx, height: distH)
+        navApp = Rect(x: dx, y: navDistance.maxY, width: inner.maxX - dx, height: side - distH)
+        let ty = navArrow.maxY + px(16)
+        navText = Rect(x: inner.x, y: ty, width: inner.width, height: inner.maxY - ty)
+
+        // Music: metadata on top, state icon and progress along the bottom.
+        let mi = musicCard.insetBy(dx: p, dy: p)
+        let progH = px(64)
+        let iconS = px(56)
+        musicIcon = Rect(x: mi.x, y: mi.maxY - progH + (progH - iconS) / 2, width: iconS, height: iconS)
+        let bx = musicIcon.maxX + px(16)
+        musicProgress = Rect(x: bx, y: mi.maxY - progH, width: mi.maxX - bx, height: progH)
+        musicMeta = Rect(x: mi.x, y: mi.y, width: mi.width, height: musicProgress.y - px(12) - mi.y)
+    }
+
+    private mutating func layoutIdle(buttonCount: Int, headline: Bool, hint: Bool) {
+        let gap = px(16)
+        let btnH = px(76)
+        let n = max(0, buttonCount)
+        let rowFits = n == 0 || n * px(210) + (n - 1) * gap <= main.width
+        var buttonsH = 0
+        if n > 0 { buttonsH = rowFits ? btnH : n * btnH + (n - 1) * gap }
+        let iconS = px(84)
+        let headH = headline ? px(46) : 0
+        let hintH = hint ? px(60) : 0
+        let spacing = px(20)
+        let total = iconS + spacing + headH + hintH + (n > 0 ? buttonsH : 0) + (headline || hint ? spacing : 0)
+        var y = main.y + max(0, (main.height - total) / 2)
+        idleIcon = Rect(x: main.midX - iconS / 2, y: y, width: iconS, height: iconS)
+        y += iconS + spacing
+        let textW = min(main.width, px(720))
+        idleHeadline = Rect(x: main.midX - textW / 2, y: y, width: textW, height: headH)
+        y += headH
+        idleHint = Rect(x: main.midX - textW / 2, y: y, width: textW, height: hintH)
+        y += hintH + (headline || hint ? spacing : 0)
+        buttons = []
+        if n == 0 { return }
+        if rowFits {
+            let bw = min(px(340), (main.width - (n - 1) * gap) / n)
+            var x = main.midX - (n * bw + (n - 1) * gap) / 2
+            for _ in 0..<n {
+                buttons.append(Rect(x: x, y: y, width: bw, height: btnH))
+                x += bw + gap
+            }
+        } else {
+            let bw = min(main.width, px(420))
+            for _ in 0..<n {
+                buttons.append(Rect(x: main.midX - bw / 2, y: y, width: bw, height: btnH))
+                y += btnH + gap
+            }
+        }
+    }
+
+    private mutating func layoutPairing() {
+        pairingCard = main
+        let inner = main.insetBy(dx: px(24), dy: px(20))
+        let titleH = px(44)
+        let hintH = px(64)
+        let keyH = min(px(170), inner.height - titleH - hintH)
+        let total = titleH + keyH + hintH
+        let y = inner.y + max(0, (inner.height - total) / 2)
+        pairingTitle = Rect(x: inner.x, y: y, width: inner.width, height: titleH)
+        passkey = Rect(x: inner.x, y: pairingTitle.maxY, width: inner.width, height: keyH)
+        pairingHint = Rect(x: inner.x, y: passkey.maxY, width: inner.width, height: hintH)
+    }
+
+    /// The rectangle a region is drawn (and cleared) in.
+    public func rect(of region: ScreenRegion) -> Rect {
+        let l = self
+        switch region {
+        case .state: return l.stateText
+        case .counters: return l.counters
+        case .clock: return l.clock
+        case .navArrow: return l.navArrow
+        case .navDistance: return l.navDistance
+        case .navApp: return l.navApp
+        case .navText: return l.navText
+        case .musicMeta: return l.musicMeta
+        case .musicIcon: return l.musicIcon
+        case .musicProgress: return l.musicProgress
+        case .hint: return l.hintStrip
+        case .idle: return l.main
+        case .pairing: return l.pairingCard.insetBy(dx: Int(l.cardRadius), dy: Int(l.cardRadius) / 2)
+        }
+    }
+
+    /// The action under a touch at `point` (logical coordinates), if any.
+    public static func hitTest(_ point: Point, model: ScreenModel, size: Size) -> ScreenAction? {
+        let layout = ScreenLayout(model: model, size: size)
+        guard layout.kind == .idle else { return nil }
+        // Targets are generous: a few pixels around each button still count.
+        let slack = layout.px(6)
+        for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
+            if r.insetBy(dx: -slack, dy: -slack).contains(point) { return model.actions[i] }
+        }
+        return nil
+    }
+}

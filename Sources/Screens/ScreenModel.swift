@@ -1,0 +1,126 @@
+import Pairing
+
+/// What a touch target on the idle screen asks for.
+public enum ScreenAction: Equatable {
+    /// `Discover Server App`: start a discovery round.
+    case discover
+    /// `Connect to NAME`: look for the remembered server now.
+    case connect
+    case disconnect
+    case unpair
+
+    public func label(for state: PairingState) -> String {
+        switch self {
+        case .discover: return "Discover Server App"
+        case .connect: return "Connect to \(state.server ?? "server")"
+        case .disconnect: return "Disconnect"
+        case .unpair: return "Unpair"
+        }
+    }
+}
+
+public enum ThemeMode: Equatable {
+    case day
+    case night
+}
+
+/// ANCS CategoryID values (PROTOCOL.md §2), for the dropped-notification counters.
+public enum NotificationCategory: Int, CaseIterable {
+    case other = 0, incomingCall, missedCall, voicemail, social, schedule, email, news,
+         healthAndFitness, businessAndFinance, location, entertainment
+}
+
+/// The navigation notification being shown.
+public struct NavigationInstruction: Equatable {
+    public var title: String
+    public var message: String
+    /// App identifier (`com.google.Maps`) or display name.
+    public var app: String
+
+    public init(title: String, message: String, app: String) {
+        self.title = title; self.message = message; self.app = app
+    }
+}
+
+/// The AMS now-playing state, with the elapsed time already advanced to
+/// the moment of drawing by the caller.
+public struct NowPlaying: Equatable {
+    public var title: String
+    public var artist: String
+    public var album: String
+    /// Seconds.
+    public var elapsed: Double
+    /// Seconds; 0 when unknown.
+    public var duration: Double
+    public var playing: Bool
+
+    public init(title: String, artist: String, album: String, elapsed: Double, duration: Double, playing: Bool) {
+        self.title = title; self.artist = artist; self.album = album
+        self.elapsed = elapsed; self.duration = duration; self.playing = playing
+    }
+}
+
+/// Everything the screen shows, as a plain value: the app builds one from
+/// its state and hands it to `ScreenRenderer.render`.
+public struct ScreenModel: Equatable {
+    public var pairing: PairingState
+    public var clock: String
+    /// Dropped notifications per ANCS category, indexed by CategoryID.
+    public var dropped: [Int]
+    /// Six digits while pairing asks for a passkey to be typed on the phone.
+    public var passkey: String?
+    /// One line of advice, e.g. "Share System Notifications is off on the iPhone".
+    public var hint: String?
+    public var navigation: NavigationInstruction?
+    public var nowPlaying: NowPlaying?
+    public var theme: ThemeMode
+    /// Touch targets offered on the idle screen, in this order.
+    public var actions: [ScreenAction]
+
+    public init(pairing: PairingState = .discover, clock: String = "", dropped: [Int] = [],
+                passkey: String? = nil, hint: String? = nil, navigation: NavigationInstruction? = nil,
+                nowPlaying: NowPlaying? = nil, theme: ThemeMode = .night, actions: [ScreenAction] = []) {
+        self.pairing = pairing
+        self.clock = clock
+        self.dropped = dropped
+        self.passkey = passkey
+        self.hint = hint
+        self.navigation = navigation
+        self.nowPlaying = nowPlaying
+        self.theme = theme
+        self.actions = actions
+    }
+
+    /// The actions PROTOCOL.md §1 offers in each state.
+    public static func defaultActions(for state: PairingState) -> [ScreenAction] {
+        switch state {
+        case .discover: return [.discover]
+        case .discovering: return []
+        case .connecting: return [.disconnect, .unpair]
+        case .connected: return [.disconnect, .unpair]
+        case .remembered: return [.connect, .unpair]
+        }
+    }
+
+    public mutating func countDropped(category: Int) {
+        guard category >= 0 && category < NotificationCategory.allCases.count else { return }
+        while dropped.count <= category { dropped.append(0) }
+        dropped[category] += 1
+    }
+
+    /// Which screen this model shows.
+    public var kind: ScreenKind {
+        if passkey != nil { return .pairing }
+        if pairing.isConnected && (navigation != nil || nowPlaying != nil) { return .cards }
+        return .idle
+    }
+}
+
+public enum ScreenKind: Equatable {
+    /// State, hint and the action buttons.
+    case idle
+    /// The passkey, huge.
+    case pairing
+    /// Navigation and music cards.
+    case cards
+}

@@ -1,0 +1,8 @@
+"""The simulated radio and the head unit's controller."""
+
+from .controller import CorrectedController
+from .h4_server import H4Server
+from .host_interface import HostInterface
+from .link import SimulatedLink
+
+__all__ = ['CorrectedController', 'H4Server', 'HostInterface', 'SimulatedLink']

@@ -1,0 +1,109 @@
+"""What the simulated controllers claim to support, and nothing more.
+
+Bumble's controller lists commands it only stubs (resolving list, extended
+advertising in the legacy-scanning case, host flow control) and feature bits whose
+procedures it does not model. A host that trusts those claims is tested against
+behaviour no chip has. The simulated controller is an LE-only Bluetooth 5.0 chip:
+every command below has a real implementation (Bumble's or ours), every other
+opcode is answered "Unknown HCI Command", and Read Local Supported Commands is
+computed from this list.
+"""
+
+from __future__ import annotations
+
+from bumble import hci
+
+SUPPORTED_COMMANDS: frozenset[int] = frozenset(
+    {
+        # Link control
+        hci.HCI_DISCONNECT_COMMAND,
+        hci.HCI_READ_REMOTE_VERSION_INFORMATION_COMMAND,
+        # Controller and baseband
+        hci.HCI_SET_EVENT_MASK_COMMAND,
+        hci.HCI_RESET_COMMAND,
+        hci.HCI_SET_EVENT_MASK_PAGE_2_COMMAND,
+        hci.HCI_WRITE_AUTHENTICATED_PAYLOAD_TIMEOUT_COMMAND,
+        # Informational
+        hci.HCI_READ_LOCAL_VERSION_INFORMATION_COMMAND,
+        hci.HCI_READ_LOCAL_SUPPORTED_COMMANDS_COMMAND,
+        hci.HCI_READ_LOCAL_SUPPORTED_FEATURES_COMMAND,
+        hci.HCI_READ_BUFFER_SIZE_COMMAND,
+        hci.HCI_READ_BD_ADDR_COMMAND,
+        # Status
+        hci.HCI_READ_RSSI_COMMAND,
+        # LE controller
+        hci.HCI_LE_SET_EVENT_MASK_COMMAND,
+        hci.HCI_LE_READ_BUFFER_SIZE_COMMAND,
+        hci.HCI_LE_READ_LOCAL_SUPPORTED_FEATURES_COMMAND,
+        hci.HCI_LE_SET_RANDOM_ADDRESS_COMMAND,
+        hci.HCI_LE_SET_ADVERTISING_PARAMETERS_COMMAND,
+        hci.HCI_LE_READ_ADVERTISING_PHYSICAL_CHANNEL_TX_POWER_COMMAND,
+        hci.HCI_LE_SET_ADVERTISING_DATA_COMMAND,
+        hci.HCI_LE_SET_SCAN_RESPONSE_DATA_COMMAND,
+        hci.HCI_LE_SET_ADVERTISING_ENABLE_COMMAND,
+        hci.HCI_LE_SET_SCAN_PARAMETERS_COMMAND,
+        hci.HCI_LE_SET_SCAN_ENABLE_COMMAND,
+        hci.HCI_LE_CREATE_CONNECTION_COMMAND,
+        hci.HCI_LE_CREATE_CONNECTION_CANCEL_COMMAND,
+        hci.HCI_LE_READ_FILTER_ACCEPT_LIST_SIZE_COMMAND,
+        hci.HCI_LE_CLEAR_FILTER_ACCEPT_LIST_COMMAND,
+        hci.HCI_LE_ADD_DEVICE_TO_FILTER_ACCEPT_LIST_COMMAND,
+        hci.HCI_LE_REMOVE_DEVICE_FROM_FILTER_ACCEPT_LIST_COMMAND,
+        hci.HCI_LE_CONNECTION_UPDATE_COMMAND,
+        hci.HCI_LE_READ_REMOTE_FEATURES_COMMAND,
+        hci.HCI_LE_ENCRYPT_COMMAND,
+        hci.HCI_LE_RAND_COMMAND,
+        hci.HCI_LE_ENABLE_ENCRYPTION_COMMAND,
+        hci.HCI_LE_LONG_TERM_KEY_REQUEST_REPLY_COMMAND,
+        hci.HCI_LE_LONG_TERM_KEY_REQUEST_NEGATIVE_REPLY_COMMAND,
+        hci.HCI_LE_READ_SUPPORTED_STATES_COMMAND,
+        hci.HCI_LE_SET_DATA_LENGTH_COMMAND,
+        hci.HCI_LE_READ_SUGGESTED_DEFAULT_DATA_LENGTH_COMMAND,
+        hci.HCI_LE_WRITE_SUGGESTED_DEFAULT_DATA_LENGTH_COMMAND,
+        hci.HCI_LE_READ_LOCAL_P_256_PUBLIC_KEY_COMMAND,
+        hci.HCI_LE_GENERATE_DHKEY_COMMAND,
+        hci.HCI_LE_READ_MAXIMUM_DATA_LENGTH_COMMAND,
+        hci.HCI_LE_READ_PHY_COMMAND,
+        hci.HCI_LE_SET_DEFAULT_PHY_COMMAND,
+        hci.HCI_LE_SET_PHY_COMMAND,
+    }
+)
+
+# Bumble's default list minus what is not modelled: extended and periodic
+# advertising (a legacy-scanning host must never get extended reports), LL privacy
+# (no resolving list), the connection parameters request procedure and the coded PHY.
+LE_FEATURES: hci.LeFeatureMask = (
+    hci.LeFeatureMask.LE_ENCRYPTION
+    | hci.LeFeatureMask.EXTENDED_REJECT_INDICATION
+    | hci.LeFeatureMask.PERIPHERAL_INITIATED_FEATURE_EXCHANGE
+    | hci.LeFeatureMask.LE_PING
+    | hci.LeFeatureMask.LE_DATA_PACKET_LENGTH_EXTENSION
+    | hci.LeFeatureMask.LE_2M_PHY
+    | hci.LeFeatureMask.CHANNEL_SELECTION_ALGORITHM_2
+)
+
+# LE Data Length Extension limits (Core spec Vol 6, Part B, 4.5.10).
+MAX_DATA_OCTETS = 251
+MIN_DATA_OCTETS = 27
+MIN_DATA_TIME = 0x0148
+MAX_DATA_TIME = 0x4290
+
+# Filter accept list capacity of a small controller.
+FILTER_ACCEPT_LIST_SIZE = 8
+
+
+def supported_commands_bitmap() -> bytes:
+    bits = 0
+    for opcode in SUPPORTED_COMMANDS:
+        bits |= hci.HCI_SUPPORTED_COMMANDS_MASKS.get(opcode, 0)
+    return bits.to_bytes(64, 'little')
+
+
+def data_time(octets: int) -> int:
+    """Air time in microseconds of a PDU with `octets` payload on the LE 1M PHY."""
+    return (octets + 14) * 8
+
+
+def max_octets_for_time(time_us: int) -> int:
+    """Largest payload that fits in `time_us` on the LE 1M PHY."""
+    return max(MIN_DATA_OCTETS, min(MAX_DATA_OCTETS, time_us // 8 - 14))

@@ -1,0 +1,747 @@
+"""A Bumble virtual controller corrected to behave like a real LE controller.
+
+Each override below names the deviation of Bumble 0.0.236 it corrects. The raw-byte
+corrections of the HCI transport itself (event masks, ACL fragmentation, buffer
+accounting) live in host_interface.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import secrets
+import struct
+
+from bumble import controller as bumble_controller
+from bumble import crypto, hci, ll
+from bumble.core import PhysicalTransport
+
+from . import capabilities
+from .link import SimulatedLink
+
+logger = logging.getLogger(__name__)
+
+# HCI status codes (Core spec Vol 1, Part F).
+SUCCESS = 0x00
+UNKNOWN_HCI_COMMAND = 0x01
+UNKNOWN_CONNECTION_IDENTIFIER = 0x02
+MEMORY_CAPACITY_EXCEEDED = 0x07
+CONNECTION_TIMEOUT = 0x08
+ACL_CONNECTION_ALREADY_EXISTS = 0x0B
+COMMAND_DISALLOWED = 0x0C
+INVALID_HCI_COMMAND_PARAMETERS = 0x12
+CONNECTION_TERMINATED_BY_LOCAL_HOST = 0x16
+UNSPECIFIED_ERROR = 0x1F
+
+# Reasons a host may give in HCI_Disconnect (Core spec Vol 4, Part E, 7.1.6).
+_DISCONNECT_REASONS = {0x05, 0x13, 0x14, 0x15, 0x1A, 0x29, 0x3B}
+
+PHY_1M = 1
+PHY_2M = 2
+
+SUBEVENT_LE_READ_LOCAL_P256_PUBLIC_KEY_COMPLETE = 0x08
+SUBEVENT_LE_GENERATE_DHKEY_COMPLETE = 0x09
+
+# Time a link-layer procedure (version exchange, PHY or data length update) takes:
+# a few connection events.
+PROCEDURE_DELAY = 0.02
+
+
+@dataclasses.dataclass
+class LinkState:
+    """What the link layer knows about one connection beyond Bumble's Connection."""
+
+    interval: int = 24
+    latency: int = 0
+    supervision_timeout: int = 400  # units of 10 ms
+    tx_phy: int = PHY_1M
+    rx_phy: int = PHY_1M
+    tx_octets: int = capabilities.MIN_DATA_OCTETS
+    rx_octets: int = capabilities.MIN_DATA_OCTETS
+
+
+@dataclasses.dataclass
+class TimedLegacyAdvertiser(bumble_controller.LegacyAdvertiser):
+    """Correction: one advertising event every Advertising_Interval x 0.625 ms plus
+    the 0..10 ms random advDelay (Bumble waits interval/1000 seconds)."""
+
+    def _on_timer_fired(self) -> None:
+        self.send_advertising_data()
+        interval = max(self.advertising_interval_min, 0x20) * 0.000625 + random.uniform(0, 0.010)
+        self.timer_handle = asyncio.get_running_loop().call_later(interval, self._on_timer_fired)
+
+
+def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
+    return hci.HCI_CustomPacket(bytes([hci.HCI_EVENT_PACKET, code, len(parameters)]) + parameters)
+
+
+class CorrectedController(bumble_controller.Controller):
+    """An LE-only controller for one device on a SimulatedLink."""
+
+    def __init__(
+        self,
+        name: str,
+        link: SimulatedLink,
+        public_address: str,
+        *,
+        acl_size: int = 27,
+        acl_buffers: int = 8,
+        manufacturer: int = 0x000F,
+        rssi: int = -50,
+        link_loss_delay: float | None = None,
+        autonomous_data_length: int | None = None,
+    ) -> None:
+        super().__init__(name, link=link, public_address=public_address)
+        self.le_features = capabilities.LE_FEATURES
+        self.le_acl_data_packet_length = acl_size
+        self.total_num_le_acl_data_packets = acl_buffers
+        self.acl_data_packet_length = acl_size
+        self.total_num_acl_data_packets = acl_buffers
+        self.manufacturer_company_identifier = manufacturer
+        self.hci_version = hci.HCI_VERSION_BLUETOOTH_CORE_5_0
+        self.lmp_version = hci.HCI_VERSION_BLUETOOTH_CORE_5_0
+        self.supported_max_tx_octets = capabilities.MAX_DATA_OCTETS
+        self.supported_max_rx_octets = capabilities.MAX_DATA_OCTETS
+        self.supported_max_tx_time = capabilities.data_time(capabilities.MAX_DATA_OCTETS)
+        self.supported_max_rx_time = capabilities.data_time(capabilities.MAX_DATA_OCTETS)
+        # RSSI at which the other devices on the link receive this one.
+        self.rssi = rssi
+        # Seconds until a peer notices a vanished link; None = the supervision timeout.
+        self.link_loss_delay = link_loss_delay
+        # Data length the controller negotiates by itself after a connection (as
+        # iPhones do), or None.
+        self.autonomous_data_length = autonomous_data_length
+        self.le_legacy_advertiser = TimedLegacyAdvertiser(self)
+        self.filter_accept_list: list[hci.Address] = []
+        self.link_states: dict[int, LinkState] = {}
+        self._reported: set[tuple[str, int, bytes]] = set()
+        self._p256_key = None
+
+    # ======================================================================
+    # Command dispatch
+    # ======================================================================
+    def on_packet(self, packet: bytes) -> None:
+        """Correction: a command whose parameters do not parse gets Invalid HCI
+        Command Parameters instead of an exception inside the simulator."""
+        try:
+            parsed = hci.HCI_Packet.from_bytes(packet)
+        except Exception:  # noqa: BLE001 - any parse failure is the host's fault
+            if packet[:1] == bytes([hci.HCI_COMMAND_PACKET]) and len(packet) >= 3:
+                opcode = packet[1] | packet[2] << 8
+                self._answer_status(opcode, INVALID_HCI_COMMAND_PARAMETERS)
+            else:
+                logger.warning('[%s] dropped unparsable packet %s', self.name, packet.hex())
+            return
+        self.on_hci_packet(parsed)
+
+    def on_hci_command_packet(self, command: hci.HCI_Command) -> None:
+        """Correction: Bumble never answers an unknown asynchronous command and
+        claims commands it only stubs. Anything outside capabilities.SUPPORTED_COMMANDS
+        is answered Unknown HCI Command, with the event type the host waits for."""
+        opcode = command.op_code
+        if opcode not in capabilities.SUPPORTED_COMMANDS:
+            logger.info('[%s] unknown command 0x%04X (%s)', self.name, opcode, command.name)
+            self._answer_status(opcode, UNKNOWN_HCI_COMMAND)
+            return
+        try:
+            raw_handler = self._raw_handlers.get(opcode)
+            if raw_handler is not None:
+                raw_handler(self, command)
+            else:
+                super().on_hci_command_packet(command)
+        except Exception:  # noqa: BLE001 - keep the controller alive, tell the host
+            logger.exception('[%s] command 0x%04X failed', self.name, opcode)
+            self._answer_status(opcode, UNSPECIFIED_ERROR)
+
+    def _answer_status(self, opcode: int, status: int) -> None:
+        """Command Status for commands answered that way, Command Complete otherwise."""
+        command_class = hci.HCI_Command.command_classes.get(opcode)
+        if command_class is not None and issubclass(command_class, hci.HCI_AsyncCommand):
+            self._send_hci_command_status(status, opcode)
+        else:
+            self._command_complete(opcode, bytes([status]))
+
+    def _command_complete(self, opcode: int, return_parameters: bytes) -> None:
+        self.send_hci_packet(
+            raw_event(hci.HCI_COMMAND_COMPLETE_EVENT, struct.pack('<BH', 1, opcode) + return_parameters)
+        )
+
+    def _le_meta(self, subevent: int, parameters: bytes) -> hci.HCI_CustomPacket:
+        return raw_event(hci.HCI_LE_META_EVENT, bytes([subevent]) + parameters)
+
+    def _later(self, callback, *args) -> None:
+        asyncio.get_running_loop().call_later(PROCEDURE_DELAY, callback, *args)
+
+    # ======================================================================
+    # Reset and power
+    # ======================================================================
+    def on_hci_reset_command(self, _command) -> hci.HCI_StatusReturnParameters:
+        """Correction: Bumble's HCI_Reset resets nothing."""
+        self.reset_state()
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def reset_state(self) -> None:
+        """Back to the power-on state. Connections vanish without an LL_TERMINATE_IND:
+        the peers find out when their supervision timeout expires; our own host is
+        told nothing (it asked for the reset or was not there)."""
+        self.le_legacy_advertiser.stop()
+        self.le_legacy_advertiser = TimedLegacyAdvertiser(self)
+        for advertising_set in self.advertising_sets.values():
+            advertising_set.stop()
+        self.advertising_sets.clear()
+        self.le_scan_enable = False
+        self.filter_duplicates = False
+        self.le_scan_type = 0
+        self.le_scan_interval = 0x10
+        self.le_scan_window = 0x10
+        self.le_scanning_filter_policy = 0
+        self.le_scan_own_address_type = hci.Address.RANDOM_DEVICE_ADDRESS
+        self.pending_le_connection = None
+        for connection in list(self.le_connections.values()):
+            self._vanish(connection)
+        self.le_connections.clear()
+        self.link_states.clear()
+        self.event_mask = 0
+        self.event_mask_page_2 = 0
+        self.le_event_mask = 0
+        self.random_address = hci.Address('00:00:00:00:00:00')
+        self.filter_accept_list.clear()
+        self.default_phy = {'all_phys': 0, 'tx_phys': 0, 'rx_phys': 0}
+        self.suggested_max_tx_octets = capabilities.MIN_DATA_OCTETS
+        self.suggested_max_tx_time = capabilities.MIN_DATA_TIME
+        self._reported.clear()
+        self._p256_key = None
+
+    def _vanish(self, connection: bumble_controller.Connection, reason: int = CONNECTION_TIMEOUT) -> None:
+        """Drop a connection silently on our side; the peer times out."""
+        found = self.link.peer_connection(self, connection) if isinstance(self.link, SimulatedLink) else None
+        if found is not None:
+            peer, peer_connection = found
+            self._time_out_later(peer, peer_connection, reason, self._loss_delay(connection))
+
+    def lose_link(self, connection: bumble_controller.Connection) -> None:
+        """Both ends lose the connection (out of range): Disconnection Complete with
+        Connection Timeout on each side, after the supervision timeout."""
+        self._vanish(connection)
+        self._time_out_later(self, connection, CONNECTION_TIMEOUT, self._loss_delay(connection))
+
+    def _loss_delay(self, connection: bumble_controller.Connection) -> float:
+        if self.link_loss_delay is not None:
+            return self.link_loss_delay
+        return self.link_states.get(connection.handle, LinkState()).supervision_timeout / 100.0
+
+    @staticmethod
+    def _time_out_later(controller, connection, reason: int, delay: float) -> None:
+        def time_out() -> None:
+            if controller.le_connections.get(connection.peer_address) is connection:
+                controller.on_le_disconnected(connection, reason)
+
+        asyncio.get_running_loop().call_later(delay, time_out)
+
+    def on_le_disconnected(self, connection, reason: int) -> None:
+        if self.le_connections.get(connection.peer_address) is not connection:
+            return
+        self.link_states.pop(connection.handle, None)
+        super().on_le_disconnected(connection, reason)
+
+    # ======================================================================
+    # Disconnection
+    # ======================================================================
+    def on_hci_disconnect_command(self, command: hci.HCI_Disconnect_Command) -> None:
+        """Corrections: an unknown handle gets Unknown Connection Identifier and an
+        invalid reason Invalid HCI Command Parameters (Bumble says "pending" to
+        both); the local Disconnection Complete carries 0x16 Connection Terminated By
+        Local Host, while the peer receives the reason the host gave (Bumble reports
+        the host's own reason back to it)."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None:
+            self._send_hci_command_status(UNKNOWN_CONNECTION_IDENTIFIER, command.op_code)
+            return
+        if command.reason not in _DISCONNECT_REASONS:
+            self._send_hci_command_status(INVALID_HCI_COMMAND_PARAMETERS, command.op_code)
+            return
+        self._send_hci_command_status(SUCCESS, command.op_code)
+        connection.send_ll_control_pdu(ll.TerminateInd(command.reason))
+        self._later(self.on_le_disconnected, connection, CONNECTION_TERMINATED_BY_LOCAL_HOST)
+
+    # ======================================================================
+    # Scanning and advertising reports
+    # ======================================================================
+    def on_hci_le_set_random_address_command(self, command) -> hci.HCI_StatusReturnParameters:
+        """Correction: the random address cannot change while legacy advertising,
+        scanning or initiating is enabled (Command Disallowed)."""
+        if self.le_legacy_advertiser.enabled or self.le_scan_enable or self.pending_le_connection:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        return super().on_hci_le_set_random_address_command(command)
+
+    def on_hci_le_set_advertising_parameters_command(self, command) -> hci.HCI_StatusReturnParameters:
+        """Correction: parameters cannot change while advertising is enabled."""
+        if self.le_legacy_advertiser.enabled:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        return super().on_hci_le_set_advertising_parameters_command(command)
+
+    def on_hci_le_set_scan_enable_command(self, command) -> hci.HCI_StatusReturnParameters:
+        """Correction: duplicate filtering restarts with every scan enable."""
+        if command.le_scan_enable and not self.le_scan_enable:
+            self._reported.clear()
+        return super().on_hci_le_set_scan_enable_command(command)
+
+    def on_advertising_pdu(self, pdu) -> None:
+        """Corrections to Bumble's advertising reports:
+        - a scan response report carries the advertiser's scan response data
+          (Bumble repeats the advertising data), and only an active scan gets one;
+        - reports are legacy reports (the controller does not claim extended
+          advertising, so a legacy-scanning host never gets extended reports);
+        - duplicate filtering and the filter accept list policy are honoured;
+        - the RSSI is the one configured for the advertiser."""
+        if not isinstance(pdu, ll.AdvInd):
+            return
+        address = pdu.advertiser_address
+        found = self.link.legacy_advertiser(address) if isinstance(self.link, SimulatedLink) else None
+        advertiser_controller, advertiser = found if found else (None, None)
+        rssi = getattr(advertiser_controller, 'rssi', -50)
+        if self.le_scan_enable and (self.le_scanning_filter_policy in (0, 2) or address in self.filter_accept_list):
+            self._report(hci.HCI_LE_Advertising_Report_Event.EventType.ADV_IND, address, pdu.data, rssi)
+            scannable = advertiser is not None and advertiser.advertising_type in (
+                hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
+                hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_SCAN_IND,
+            )
+            if self.le_scan_type == 1 and scannable:
+                self._report(
+                    hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP,
+                    address,
+                    bytes(advertiser.scan_response_data),
+                    rssi,
+                )
+        pending = self.pending_le_connection
+        if pending is not None:
+            if pending.initiator_filter_policy == 1:
+                wanted = address in self.filter_accept_list
+            else:
+                wanted = pending.peer_address == address
+            if wanted:
+                self.create_le_connection(address)
+
+    def _report(self, event_type: int, address: hci.Address, data: bytes, rssi: int) -> None:
+        key = (str(address), int(event_type), bytes(data))
+        if self.filter_duplicates:
+            if key in self._reported:
+                return
+            self._reported.add(key)
+        report = hci.HCI_LE_Advertising_Report_Event.Report(
+            event_type=event_type,
+            address_type=address.address_type,
+            address=address,
+            data=bytes(data),
+            rssi=rssi,
+        )
+        self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
+
+    # ======================================================================
+    # Filter accept list (Bumble's commands are stubs)
+    # ======================================================================
+    def _accept_list_in_use(self) -> bool:
+        pending = self.pending_le_connection
+        return bool(
+            (self.le_scan_enable and self.le_scanning_filter_policy in (1, 3))
+            or (pending is not None and pending.initiator_filter_policy == 1)
+            or (self.le_legacy_advertiser.enabled and self.le_legacy_advertiser.advertising_filter_policy)
+        )
+
+    def on_hci_le_read_filter_accept_list_size_command(self, _command):
+        return hci.HCI_LE_Read_Filter_Accept_List_Size_ReturnParameters(
+            hci.HCI_ErrorCode.SUCCESS, capabilities.FILTER_ACCEPT_LIST_SIZE
+        )
+
+    def on_hci_le_clear_filter_accept_list_command(self, _command):
+        if self._accept_list_in_use():
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        self.filter_accept_list.clear()
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_le_add_device_to_filter_accept_list_command(self, command):
+        if self._accept_list_in_use():
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        if command.address not in self.filter_accept_list:
+            if len(self.filter_accept_list) >= capabilities.FILTER_ACCEPT_LIST_SIZE:
+                return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(MEMORY_CAPACITY_EXCEEDED))
+            self.filter_accept_list.append(command.address)
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_le_remove_device_from_filter_accept_list_command(self, command):
+        if self._accept_list_in_use():
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        if command.address in self.filter_accept_list:
+            self.filter_accept_list.remove(command.address)
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    # ======================================================================
+    # Connection establishment
+    # ======================================================================
+    def on_hci_le_create_connection_command(self, command) -> None:
+        """Corrections: a connection to a device already connected is refused with
+        ACL Connection Already Exists; a random own address that was never set is
+        refused with Invalid HCI Command Parameters; the filter accept list policy
+        works (Bumble ignores it and waits for the all-zero address)."""
+        if self.pending_le_connection:
+            self._send_hci_command_status(COMMAND_DISALLOWED, command.op_code)
+            return
+        if command.initiator_filter_policy == 0 and command.peer_address in self.le_connections:
+            self._send_hci_command_status(ACL_CONNECTION_ALREADY_EXISTS, command.op_code)
+            return
+        if command.own_address_type in (1, 3) and self.random_address == hci.Address('00:00:00:00:00:00'):
+            self._send_hci_command_status(INVALID_HCI_COMMAND_PARAMETERS, command.op_code)
+            return
+        self.pending_le_connection = command
+        self._send_hci_command_status(SUCCESS, command.op_code)
+
+    def on_hci_le_create_connection_cancel_command(self, _command) -> hci.HCI_StatusReturnParameters:
+        """Correction: Bumble never completes the cancel. A real controller answers
+        Command Complete, then LE Connection Complete with Unknown Connection
+        Identifier (0x02); with nothing to cancel it answers Command Disallowed."""
+        pending = self.pending_le_connection
+        if pending is None:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        self.pending_le_connection = None
+        peer = pending.peer_address
+
+        def cancelled() -> None:
+            self.send_hci_packet(
+                hci.HCI_LE_Connection_Complete_Event(
+                    status=UNKNOWN_CONNECTION_IDENTIFIER,
+                    connection_handle=0,
+                    role=hci.Role.CENTRAL,
+                    peer_address_type=peer.address_type,
+                    peer_address=peer,
+                    connection_interval=0,
+                    peripheral_latency=0,
+                    supervision_timeout=0,
+                    central_clock_accuracy=0,
+                )
+            )
+
+        # After the Command Complete, which Bumble queues when this returns.
+        asyncio.get_running_loop().call_soon(cancelled)
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def create_le_connection(self, peer_address: hci.Address) -> None:
+        """Correction: connect to the advertiser actually found (Bumble uses the
+        command's peer address even with the filter accept list policy)."""
+        pending = self.pending_le_connection
+        if pending is None or peer_address in self.le_connections:
+            return
+        self.pending_le_connection = None
+        self_address = (
+            self.public_address
+            if pending.own_address_type in (hci.OwnAddressType.PUBLIC, hci.OwnAddressType.RESOLVABLE_OR_PUBLIC)
+            else self.random_address
+        )
+        interval = pending.connection_interval_max
+        self.send_advertising_pdu(
+            ll.ConnectInd(
+                initiator_address=self_address,
+                advertiser_address=peer_address,
+                interval=interval,
+                latency=pending.max_latency,
+                timeout=pending.supervision_timeout,
+            )
+        )
+        self._open_connection(
+            hci.Role.CENTRAL, self_address, peer_address, interval, pending.max_latency, pending.supervision_timeout
+        )
+
+    def _open_connection(
+        self, role: hci.Role, self_address: hci.Address, peer_address: hci.Address, interval: int, latency: int, timeout: int
+    ) -> bumble_controller.Connection:
+        """Record a new connection and tell the host (LE Connection Complete)."""
+        connection = bumble_controller.Connection(
+            controller=self,
+            handle=self.allocate_connection_handle(),
+            role=role,
+            self_address=self_address,
+            peer_address=peer_address,
+            link=self.link,
+            transport=PhysicalTransport.LE,
+            link_type=hci.HCI_Connection_Complete_Event.LinkType.ACL,
+        )
+        self.le_connections[peer_address] = connection
+        self.link_states[connection.handle] = LinkState(interval=interval, latency=latency, supervision_timeout=timeout)
+        self.send_hci_packet(
+            hci.HCI_LE_Connection_Complete_Event(
+                status=SUCCESS,
+                connection_handle=connection.handle,
+                role=role,
+                peer_address_type=peer_address.address_type,
+                peer_address=peer_address,
+                connection_interval=interval,
+                peripheral_latency=latency,
+                supervision_timeout=timeout,
+                central_clock_accuracy=0,
+            )
+        )
+        return connection
+
+    def on_le_connect_ind(self, packet: ll.ConnectInd) -> None:
+        """Correction: the peripheral reports the connection parameters the central
+        chose (Bumble reports fixed placeholders), and only a connectable advertiser
+        accepts a connection."""
+        advertiser = self.le_legacy_advertiser
+        connectable = advertiser.advertising_type in (
+            hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
+            hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND,
+            hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND_LOW_DUTY,
+        )
+        if not (advertiser.enabled and connectable and advertiser.address == packet.advertiser_address):
+            return
+        peer_address = packet.initiator_address
+        if peer_address in self.le_connections:
+            return
+        # Legacy advertising ends when a connection is made (the host restarts it).
+        advertiser.stop()
+        connection = self._open_connection(
+            hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout
+        )
+        if self.autonomous_data_length:
+            octets = self.autonomous_data_length
+            self._later(self._update_data_length, connection, octets)
+
+    def on_ll_control_pdu(self, sender_address, packet) -> None:
+        if isinstance(packet, ll.ConnectionUpdateInd):
+            connection = self.le_connections.get(sender_address)
+            if connection is not None and connection.handle in self.link_states:
+                state = self.link_states[connection.handle]
+                state.interval, state.latency, state.supervision_timeout = (
+                    packet.interval,
+                    packet.latency,
+                    packet.timeout,
+                )
+        super().on_ll_control_pdu(sender_address, packet)
+
+    # ======================================================================
+    # Remote version, RSSI
+    # ======================================================================
+    def _start_procedure(self, command):
+        """Command Status for a link-layer procedure on command.connection_handle;
+        returns (connection, peer controller or None), or None for an unknown handle."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None:
+            self._send_hci_command_status(UNKNOWN_CONNECTION_IDENTIFIER, command.op_code)
+            return None
+        self._send_hci_command_status(SUCCESS, command.op_code)
+        found = self.link.peer_connection(self, connection)
+        return connection, (found[0] if found else None)
+
+    def on_hci_read_remote_version_information_command(self, command) -> None:
+        """Correction: Bumble does not implement the version exchange."""
+        started = self._start_procedure(command)
+        if started is None:
+            return
+        connection, peer = started
+
+        def complete() -> None:
+            if self.le_connections.get(connection.peer_address) is not connection:
+                return
+            self.send_hci_packet(
+                hci.HCI_Read_Remote_Version_Information_Complete_Event(
+                    status=SUCCESS,
+                    connection_handle=connection.handle,
+                    version=getattr(peer, 'lmp_version', hci.HCI_VERSION_BLUETOOTH_CORE_5_0),
+                    manufacturer_name=getattr(peer, 'manufacturer_company_identifier', 0xFFFF),
+                    subversion=getattr(peer, 'lmp_subversion', 0),
+                )
+            )
+
+        self._later(complete)
+
+    def on_hci_read_rssi_command(self, command):
+        """Correction: Bumble has no Read RSSI."""
+        connection = self.find_le_connection_by_handle(command.handle)
+        if connection is None:
+            return hci.HCI_Read_RSSI_ReturnParameters(
+                status=hci.HCI_ErrorCode(UNKNOWN_CONNECTION_IDENTIFIER), handle=command.handle, rssi=0
+            )
+        found = self.link.peer_connection(self, connection)
+        rssi = getattr(found[0], 'rssi', -50) if found else -127
+        return hci.HCI_Read_RSSI_ReturnParameters(status=hci.HCI_ErrorCode.SUCCESS, handle=command.handle, rssi=rssi)
+
+    # ======================================================================
+    # PHY
+    # ======================================================================
+    def on_hci_le_read_phy_command(self, command):
+        """Correction: report the PHY in use (Bumble always says 1M)."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None:
+            return hci.HCI_LE_Read_PHY_ReturnParameters(
+                status=hci.HCI_ErrorCode(UNKNOWN_CONNECTION_IDENTIFIER),
+                connection_handle=command.connection_handle,
+                tx_phy=hci.Phy.LE_1M,
+                rx_phy=hci.Phy.LE_1M,
+            )
+        state = self.link_states.setdefault(connection.handle, LinkState())
+        return hci.HCI_LE_Read_PHY_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS,
+            connection_handle=connection.handle,
+            tx_phy=hci.Phy(state.tx_phy),
+            rx_phy=hci.Phy(state.rx_phy),
+        )
+
+    def on_hci_le_set_phy_command(self, command) -> None:
+        """Correction: Bumble has no PHY update procedure. 2M is chosen when the
+        host allows it and both controllers support it, otherwise 1M; the host
+        always gets LE PHY Update Complete, the peer's host only on a change."""
+        started = self._start_procedure(command)
+        if started is None:
+            return
+        connection, peer = started
+        peer_2m = bool(peer is not None and peer.le_features & hci.LeFeatureMask.LE_2M_PHY)
+
+        def choose(no_preference: bool, phys: int) -> int:
+            if peer_2m and (no_preference or phys & 0x02):
+                return PHY_2M
+            return PHY_1M
+
+        tx = choose(bool(command.all_phys & 0x01), command.tx_phys)
+        rx = choose(bool(command.all_phys & 0x02), command.rx_phys)
+        self._later(self._apply_phy, connection, tx, rx, True)
+
+    def _apply_phy(self, connection, tx: int, rx: int, initiator: bool) -> None:
+        if self.le_connections.get(connection.peer_address) is not connection:
+            return
+        state = self.link_states.setdefault(connection.handle, LinkState())
+        changed = (state.tx_phy, state.rx_phy) != (tx, rx)
+        state.tx_phy, state.rx_phy = tx, rx
+        if initiator or changed:
+            self.send_hci_packet(
+                hci.HCI_LE_PHY_Update_Complete_Event(
+                    status=SUCCESS, connection_handle=connection.handle, tx_phy=tx, rx_phy=rx
+                )
+            )
+        if initiator:
+            found = self.link.peer_connection(self, connection)
+            if found:
+                peer, peer_connection = found
+                peer._apply_phy(peer_connection, rx, tx, False)
+
+    # ======================================================================
+    # Data length
+    # ======================================================================
+    def on_hci_le_set_data_length_command(self, command):
+        """Correction: Bumble accepts the command but never runs the data length
+        update procedure nor reports LE Data Length Change."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None:
+            status = UNKNOWN_CONNECTION_IDENTIFIER
+        elif not (
+            capabilities.MIN_DATA_OCTETS <= command.tx_octets <= capabilities.MAX_DATA_OCTETS
+            and capabilities.MIN_DATA_TIME <= command.tx_time <= capabilities.MAX_DATA_TIME
+        ):
+            status = INVALID_HCI_COMMAND_PARAMETERS
+        else:
+            status = SUCCESS
+            octets = min(command.tx_octets, capabilities.max_octets_for_time(command.tx_time))
+            self._later(self._update_data_length, connection, octets)
+        return hci.HCI_StatusAndConnectionHandleReturnParameters(
+            status=hci.HCI_ErrorCode(status), connection_handle=command.connection_handle
+        )
+
+    def _update_data_length(self, connection, wanted_tx_octets: int) -> None:
+        """LL_LENGTH_REQ / LL_LENGTH_RSP: each direction carries the minimum of what
+        the sender wants to send and what the receiver can take."""
+        if self.le_connections.get(connection.peer_address) is not connection:
+            return
+        found = self.link.peer_connection(self, connection)
+        if found is None:
+            return
+        peer, peer_connection = found
+        peer_wants = max(peer.suggested_max_tx_octets, capabilities.MIN_DATA_OCTETS)
+        peer_wants = max(peer_wants, getattr(peer, 'autonomous_data_length', None) or 0)
+        tx = min(wanted_tx_octets, peer.supported_max_rx_octets)
+        rx = min(self.supported_max_rx_octets, peer_wants, peer.supported_max_tx_octets)
+        self._set_data_length(connection, tx, rx)
+        peer._set_data_length(peer_connection, rx, tx)
+
+    def _set_data_length(self, connection, tx: int, rx: int) -> None:
+        """LE Data Length Change goes to the host only when a value changed."""
+        state = self.link_states.setdefault(connection.handle, LinkState())
+        changed = (state.tx_octets, state.rx_octets) != (tx, rx)
+        state.tx_octets, state.rx_octets = tx, rx
+        if changed:
+            self.send_hci_packet(
+                hci.HCI_LE_Data_Length_Change_Event(
+                    connection_handle=connection.handle,
+                    max_tx_octets=tx,
+                    max_tx_time=capabilities.data_time(tx),
+                    max_rx_octets=rx,
+                    max_rx_time=capabilities.data_time(rx),
+                )
+            )
+
+    # ======================================================================
+    # Security primitives
+    # ======================================================================
+    def on_hci_le_rand_command(self, _command):
+        """Correction: Bumble's LE Rand can raise (randint upper bound is inclusive)
+        and is not a cryptographic generator."""
+        return hci.HCI_LE_Rand_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, random_number=secrets.token_bytes(8)
+        )
+
+    def _le_encrypt(self, command: hci.HCI_Command) -> None:
+        """Correction: Bumble has no LE Encrypt. AES-128 of the plaintext with the
+        key, both given least significant octet first (Core spec Vol 4, Part E, 7.8.22)."""
+        parameters = command.parameters
+        if len(parameters) != 32:
+            self._command_complete(command.op_code, bytes([INVALID_HCI_COMMAND_PARAMETERS]))
+            return
+        encrypted = crypto.e(parameters[:16], parameters[16:32])
+        self._command_complete(command.op_code, bytes([SUCCESS]) + encrypted)
+
+    def _read_local_p256_public_key(self, command: hci.HCI_Command) -> None:
+        """Correction: Bumble answers Success and never sends the key."""
+        self._send_hci_command_status(SUCCESS, command.op_code)
+        self._p256_key = crypto.EccKey.generate()
+        key = self._p256_key
+        self._later(
+            lambda: self.send_hci_packet(
+                self._le_meta(
+                    SUBEVENT_LE_READ_LOCAL_P256_PUBLIC_KEY_COMPLETE,
+                    bytes([SUCCESS]) + key.x[::-1] + key.y[::-1],
+                )
+            )
+        )
+
+    def _generate_dhkey(self, command: hci.HCI_Command) -> None:
+        """Correction: Bumble has no LE Generate DHKey. An invalid remote key gives
+        Invalid HCI Command Parameters and a DHKey of all ones."""
+        parameters = command.parameters
+        if len(parameters) != 64:
+            self._send_hci_command_status(INVALID_HCI_COMMAND_PARAMETERS, command.op_code)
+            return
+        if self._p256_key is None:
+            self._send_hci_command_status(COMMAND_DISALLOWED, command.op_code)
+            return
+        self._send_hci_command_status(SUCCESS, command.op_code)
+        try:
+            dhkey = self._p256_key.dh(parameters[:32][::-1], parameters[32:][::-1])[::-1]
+            result = bytes([SUCCESS]) + dhkey
+        except ValueError:
+            result = bytes([INVALID_HCI_COMMAND_PARAMETERS]) + b'\xff' * 32
+        self._later(lambda: self.send_hci_packet(self._le_meta(SUBEVENT_LE_GENERATE_DHKEY_COMPLETE, result)))
+
+    # Commands Bumble has no class for: handled from their raw parameters.
+    _raw_handlers = {
+        hci.HCI_LE_ENCRYPT_COMMAND: _le_encrypt,
+        hci.HCI_LE_READ_LOCAL_P_256_PUBLIC_KEY_COMMAND: _read_local_p256_public_key,
+        hci.HCI_LE_GENERATE_DHKEY_COMMAND: _generate_dhkey,
+    }
+
+    # ======================================================================
+    # Informational
+    # ======================================================================
+    def on_hci_read_local_supported_commands_command(self, _command):
+        """Correction: list only what is implemented."""
+        return hci.HCI_Read_Local_Supported_Commands_ReturnParameters(
+            hci.HCI_ErrorCode.SUCCESS, supported_commands=capabilities.supported_commands_bitmap()
+        )

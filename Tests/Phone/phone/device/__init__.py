@@ -1,0 +1,1 @@
+"""The phones: Bumble devices running the NavigationNotifier Server app."""

@@ -1,0 +1,452 @@
+"""One simulated iPhone running the NavigationNotifier Server app.
+
+A Bumble Device (host) on its own corrected controller on the shared link. It
+advertises like an iOS app in the foreground (connectable undirected legacy
+advertising from a resolvable private address, the service UUID in the advertising
+data, the name in the scan response), keeps advertising while connected as iOS does,
+asks for a larger ATT MTU after connecting, and serves the NavigationNotifier
+service with the phone rules of PROTOCOL.md §1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import uuid
+from collections.abc import Callable
+
+from bumble import att, hci
+from bumble.device import AdvertisingType, Device, DeviceConfiguration
+from bumble.host import Host
+from bumble.profiles.gap import GenericAccessService
+from bumble.transport.common import AsyncPipeSink
+
+from ..controller import CorrectedController, SimulatedLink
+from . import gatt_policy
+from .apple_services import AmsService, AncsService, require_encryption
+from .identity import PhoneIdentity, resolvable_private_address
+from .navigation_service import (
+    PAIRED_CLIENT_NAME,
+    SERVER_NAME,
+    SERVICE_UUID,
+    UNPAIRED,
+    NavigationNotifierService,
+    PairedClientName,
+    valid_name,
+)
+from .security import PhoneSecurity
+
+logger = logging.getLogger(__name__)
+
+APPLE = 0x004C
+BLUETOOTH_5_3 = 0x0C
+# GAP Appearance: category Phone (1), generic subcategory.
+APPEARANCE_PHONE = 0x0040
+# iPhones advertise "LE General Discoverable" plus the simultaneous LE/BR-EDR bits.
+ADVERTISING_FLAGS = 0x1A
+
+REMOTE_USER_TERMINATED = 0x13
+POWER_OFF = 0x15
+
+Emit = Callable[[dict], None]
+
+
+class PhoneError(Exception):
+    """A command the phone cannot carry out in its current state."""
+
+
+@dataclasses.dataclass
+class PhoneSettings:
+    name: str
+    local_name: str | None = None
+    server_name: str | None = None
+    paired_client: str = UNPAIRED
+    rssi: int = -60
+    advertising_interval_ms: float = 100.0
+    # iOS keeps advertising while a central is connected.
+    advertise_while_connected: bool = True
+    # ATT MTU the phone asks for right after a connection (iOS does); None: never asks.
+    mtu: int | None = 517
+    # How the user answers pairing dialogs: auto, manual (confirm_pairing) or reject.
+    pairing: str = 'auto'
+
+
+def _uuid128_le(text: str) -> bytes:
+    return uuid.UUID(text).bytes[::-1]
+
+
+def advertising_data() -> bytes:
+    uuid_bytes = _uuid128_le(SERVICE_UUID)
+    return bytes([2, 0x01, ADVERTISING_FLAGS]) + bytes([1 + len(uuid_bytes), 0x07]) + uuid_bytes
+
+
+def scan_response_data(local_name: str) -> bytes:
+    name = local_name.encode('utf-8')
+    if len(name) <= 29:
+        return bytes([1 + len(name), 0x09]) + name
+    shortened = name[:29]
+    return bytes([1 + len(shortened), 0x08]) + shortened
+
+
+def address_text(address: hci.Address) -> str:
+    return address.to_string(with_type_qualifier=False)
+
+
+class Phone:
+    def __init__(
+        self,
+        settings: PhoneSettings,
+        identity: PhoneIdentity,
+        link: SimulatedLink,
+        emit: Emit,
+        *,
+        link_loss_delay: float | None = None,
+        bond_file: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.name = settings.name
+        self.identity = identity
+        owner = settings.name[:1].upper() + settings.name[1:]
+        self.local_name = settings.local_name or f'iPhone ({owner})'
+        self.server_name = settings.server_name or identity.server_name
+        if not valid_name(self.server_name):
+            raise PhoneError('server_name must be 1..32 bytes of UTF-8')
+        if settings.paired_client != UNPAIRED and not valid_name(settings.paired_client):
+            raise PhoneError('paired_client must be UNPAIRED or 1..32 bytes of UTF-8')
+        self.link = link
+        self._emit_raw = emit
+        self.paired = PairedClientName(settings.paired_client)
+        self.powered = False
+        self.in_range = True
+        self.connections: dict[int, object] = {}
+        self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
+        self.bond_file = bond_file
+        self.security = PhoneSecurity(lambda: self.device, self._emit, settings.pairing)
+
+        self.controller = CorrectedController(
+            f'phone-{self.name}',
+            link,
+            identity.identity_address,
+            manufacturer=APPLE,
+            rssi=settings.rssi,
+            link_loss_delay=link_loss_delay,
+            autonomous_data_length=251,
+        )
+        self.controller.lmp_version = BLUETOOTH_5_3
+        self.controller.hci_version = BLUETOOTH_5_3
+        # Off the air until powered on.
+        link.remove_controller(self.controller)
+
+        self.service = NavigationNotifierService(
+            lambda: self.server_name, self.paired, self._on_gatt_read, self._on_gatt_write
+        )
+        self.ancs = AncsService(lambda connection, name, value: self._on_apple_write('ancs_write', connection, name, value))
+        self.ams = AmsService(lambda connection, name, value: self._on_apple_write('ams_write', connection, name, value))
+        self.device = self._make_device()
+        self._characteristic_names = {
+            self.service.server_name_characteristic.handle: SERVER_NAME,
+            self.service.paired_client_name_characteristic.handle: PAIRED_CLIENT_NAME,
+        }
+
+    def _make_device(self) -> Device:
+        config = DeviceConfiguration()
+        config.name = self.local_name
+        config.gap_service_enabled = False
+        config.irk = self.identity.irk
+        config.address = resolvable_private_address(self.identity.irk)
+        config.advertising_interval_min = self.settings.advertising_interval_ms
+        config.advertising_interval_max = self.settings.advertising_interval_ms
+        if self.bond_file:
+            config.keystore = f'JsonKeyStore:{self.bond_file}'
+        host = Host(self.controller, AsyncPipeSink(self.controller))
+        device = Device(config=config, host=host)
+        device.pairing_config_factory = self.security.pairing_config
+        device.add_service(GenericAccessService(self.local_name, appearance=APPEARANCE_PHONE))
+        device.add_service(self.service)
+        device.add_service(self.ancs)
+        device.add_service(self.ams)
+        require_encryption(device.gatt_server, [self.ancs, self.ams])
+        gatt_policy.enforce(device.gatt_server, self.security.link_security())
+        device.on('connection', self._on_connection)
+        device.on('characteristic_subscription', self._on_subscription)
+        return device
+
+    # ------------------------------------------------------------------ events
+    def _emit(self, event: str, **fields) -> None:
+        self._emit_raw({'event': event, 'phone': self.name, **fields})
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+
+        def done(finished: asyncio.Task) -> None:
+            self._tasks.discard(finished)
+            if not finished.cancelled() and finished.exception() is not None:
+                error = finished.exception()
+                logger.error('[%s] background task failed: %r', self.name, error)
+                self._emit('error', what='phone', detail=repr(error))
+
+        task.add_done_callback(done)
+
+    @staticmethod
+    def _peer(connection) -> str:
+        return address_text(connection.peer_address)
+
+    def _value_fields(self, value: bytes) -> dict:
+        try:
+            text = value.decode('utf-8')
+        except UnicodeDecodeError:
+            text = None
+        return {'value': text, 'value_hex': value.hex()}
+
+    def _on_gatt_read(self, connection, characteristic: str, value: bytes) -> None:
+        self._emit('gatt_read', characteristic=characteristic, peer=self._peer(connection), **self._value_fields(value))
+
+    def _on_gatt_write(self, connection, characteristic: str, value: bytes, error: int | None) -> None:
+        self._emit(
+            'gatt_write',
+            characteristic=characteristic,
+            peer=self._peer(connection),
+            result='ok' if error is None else f'0x{error:02X}',
+            att_error=error,
+            paired_client=self.paired.value,
+            **self._value_fields(value),
+        )
+
+    def _on_apple_write(self, event: str, connection, characteristic: str, value: bytes) -> None:
+        self._emit(event, characteristic=characteristic, peer=self._peer(connection), value_hex=value.hex())
+
+    def _on_subscription(self, bearer, characteristic, notify: bool, indicate: bool) -> None:
+        connection = bearer.connection if att.is_enhanced_bearer(bearer) else bearer
+        self._emit(
+            'subscribed',
+            characteristic=self._characteristic_names.get(characteristic.handle, str(characteristic.uuid)),
+            peer=self._peer(connection),
+            notify=notify,
+            indicate=indicate,
+        )
+
+    def _on_connection(self, connection) -> None:
+        if connection.role != hci.Role.PERIPHERAL:
+            return
+        self.connections[connection.handle] = connection
+        self.security.attach(connection)
+        self._emit(
+            'connected',
+            peer=self._peer(connection),
+            address=address_text(connection.self_address),
+            handle=connection.handle,
+        )
+        connection.on('disconnection', lambda reason: self._on_disconnection(connection, reason))
+        if self.settings.advertise_while_connected:
+            self._spawn(self._resume_advertising())
+        if self.settings.mtu:
+            self._spawn(self._exchange_mtu(connection, self.settings.mtu))
+
+    def _on_disconnection(self, connection, reason: int) -> None:
+        self.connections.pop(connection.handle, None)
+        self._emit('disconnected', peer=self._peer(connection), reason=reason)
+        self._spawn(self._resume_advertising())
+
+    async def _exchange_mtu(self, connection, mtu: int) -> None:
+        try:
+            result = await connection.gatt_client.request_mtu(mtu)
+        except att.ATT_Error as error:
+            # The central has no ATT server or refuses: iOS stays at the default MTU.
+            self._emit('mtu', peer=self._peer(connection), mtu=23, att_error=error.error_code)
+            return
+        except (TimeoutError, asyncio.TimeoutError) as error:
+            # An ATT transaction that times out ends the bearer; iOS drops the link.
+            self._emit('error', what='att_timeout', detail=f'MTU exchange unanswered: {error}')
+            if connection.handle in self.connections:
+                await connection.disconnect(REMOTE_USER_TERMINATED)
+            return
+        except Exception as error:  # noqa: BLE001 - disconnection while waiting
+            logger.debug('[%s] MTU exchange ended: %r', self.name, error)
+            return
+        # Bumble's client does not update the bearer when it initiated the exchange.
+        connection.on_att_mtu_update(result)
+        self._emit('mtu', peer=self._peer(connection), mtu=result)
+
+    # --------------------------------------------------------------- advertising
+    @property
+    def advertising(self) -> bool:
+        return self.controller.le_legacy_advertiser.enabled
+
+    async def _start_advertising(self) -> None:
+        await self.device.start_advertising(
+            advertising_type=AdvertisingType.UNDIRECTED_CONNECTABLE_SCANNABLE,
+            own_address_type=hci.OwnAddressType.RANDOM,
+            auto_restart=False,
+            advertising_data=advertising_data(),
+            scan_response_data=scan_response_data(self.local_name),
+            advertising_interval_min=self.settings.advertising_interval_ms,
+            advertising_interval_max=self.settings.advertising_interval_ms,
+        )
+
+    async def _resume_advertising(self) -> None:
+        async with self._lock:
+            if not self.powered or self.advertising:
+                return
+            if self.connections and not self.settings.advertise_while_connected:
+                return
+            await self._start_advertising()
+
+    # ------------------------------------------------------------------ commands
+    async def power_on(self) -> None:
+        async with self._lock:
+            if self.powered:
+                return
+            if self.in_range and self.controller not in self.link.controllers:
+                self.link.add_controller(self.controller)
+            await self.device.power_on()
+            await self.security.load_bonds()
+            self.powered = True
+            await self._start_advertising()
+        self._emit('powered', on=True, address=self.address)
+
+    async def power_off(self) -> None:
+        """Bluetooth off: connections end with Remote Device Terminated Connection
+        due to Power Off, advertising stops, the radio goes quiet."""
+        async with self._lock:
+            if not self.powered:
+                return
+            self.powered = False
+            for connection in list(self.connections.values()):
+                try:
+                    await connection.disconnect(POWER_OFF)
+                except Exception as error:  # noqa: BLE001 - already gone
+                    logger.debug('[%s] disconnect at power off: %r', self.name, error)
+            if self.device.legacy_advertiser:
+                await self.device.stop_advertising()
+            await self.device.power_off()
+            if self.controller in self.link.controllers:
+                self.link.remove_controller(self.controller)
+        self._emit('powered', on=False)
+
+    async def go_out_of_range(self) -> None:
+        """The link is lost (both sides see Connection Timeout after the supervision
+        timeout) and nothing the phone transmits reaches the head unit any more."""
+        for connection in list(self.controller.le_connections.values()):
+            self.controller.lose_link(connection)
+        self.in_range = False
+        if self.controller in self.link.controllers:
+            self.link.remove_controller(self.controller)
+        self._emit('range', in_range=False)
+
+    async def come_into_range(self) -> None:
+        self.in_range = True
+        if self.powered and self.controller not in self.link.controllers:
+            self.link.add_controller(self.controller)
+        self._emit('range', in_range=True)
+
+    async def disconnect(self, reason: int = REMOTE_USER_TERMINATED) -> None:
+        if not self.connections:
+            raise PhoneError('not connected')
+        for connection in list(self.connections.values()):
+            await connection.disconnect(reason)
+
+    async def unpair(self) -> None:
+        """The user taps Unpair in the app."""
+        self.paired.unpair()
+        self._emit('paired_client_changed', value=UNPAIRED, by='unpair')
+        await self._notify_paired()
+
+    async def set_paired(self, value: str, notify: bool = False) -> None:
+        if value != UNPAIRED and not valid_name(value):
+            raise PhoneError('value must be UNPAIRED or 1..32 bytes of UTF-8')
+        self.paired.value = value
+        self._emit('paired_client_changed', value=value, by='set')
+        if notify:
+            await self._notify_paired()
+
+    async def _notify_paired(self) -> None:
+        characteristic = self.service.paired_client_name_characteristic
+        value = self.paired.value.encode('utf-8')
+        peers = []
+        for bearer, cccds in self.device.gatt_server.subscribers.items():
+            cccd = cccds.get(characteristic.handle)
+            if cccd and len(cccd) == 2 and cccd[0] & 0x01:
+                connection = bearer.connection if att.is_enhanced_bearer(bearer) else bearer
+                peers.append(self._peer(connection))
+        await self.device.notify_subscribers(characteristic, value)
+        self._emit('notified', characteristic=PAIRED_CLIENT_NAME, peers=peers, **self._value_fields(value))
+
+    async def rotate_address(self) -> str:
+        """A new resolvable private address, as iOS does every ~15 minutes. Only while
+        not connected: the address of a live connection does not change."""
+        async with self._lock:
+            if self.connections:
+                raise PhoneError('cannot rotate the address while connected')
+            old = self.address
+            was_advertising = self.powered and self.device.legacy_advertiser is not None
+            if was_advertising:
+                await self.device.stop_advertising()
+            new_address = resolvable_private_address(self.identity.irk)
+            if self.powered:
+                await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=new_address))
+            self.device.random_address = new_address
+            self.device.static_address = new_address
+            if was_advertising:
+                await self._start_advertising()
+        self._emit('address_rotated', old=old, new=self.address)
+        return self.address
+
+    # ------------------------------------------------------------------ security
+    def type_passkey(self, digits) -> None:
+        if not self.security.type_passkey(digits):
+            raise PhoneError('no pairing is waiting for a passkey')
+
+    def confirm_pairing(self, accept: bool) -> None:
+        if not self.security.confirm(accept):
+            raise PhoneError('no pairing dialog is open')
+
+    def set_pairing_mode(self, mode: str) -> None:
+        if mode not in ('auto', 'manual', 'reject'):
+            raise PhoneError('pairing mode is auto, manual or reject')
+        self.security.mode = mode
+
+    async def forget_bond(self, peer: str | None = None) -> list[str]:
+        return await self.security.forget_bond(peer)
+
+    def request_security(self) -> None:
+        if not self.connections:
+            raise PhoneError('not connected')
+        for connection in self.connections.values():
+            self.security.request_security(connection)
+
+    # --------------------------------------------------------------------- state
+    @property
+    def address(self) -> str:
+        return address_text(self.device.random_address)
+
+    def state(self) -> dict:
+        return {
+            'phone': self.name,
+            'local_name': self.local_name,
+            'server_name': self.server_name,
+            'paired_client': self.paired.value,
+            'address': self.address,
+            'identity_address': self.identity.identity_address,
+            'connected': bool(self.connections),
+            'peers': [self._peer(c) for c in self.connections.values()],
+            'advertising': self.advertising,
+            'powered': self.powered,
+            'in_range': self.in_range,
+            'bonds': sorted(name.split('/')[0] for name in self.security.bonds),
+            'encrypted': any(bool(c.encryption) for c in self.connections.values()),
+            'pairing': self.security.mode,
+        }
+
+    async def close(self) -> None:
+        # Let running host commands finish: cancelling one mid-flight leaves Bumble's
+        # host waiting for an answer it then cannot accept.
+        self.powered = False
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=2)
+        for task in list(self._tasks):
+            task.cancel()
+        if self.controller in self.link.controllers:
+            self.link.remove_controller(self.controller)

@@ -1,0 +1,193 @@
+"""Test helpers: a raw HCI host and a Bumble central, both over the H4 TCP server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bumble import hci  # noqa: E402
+from bumble.core import UUID  # noqa: E402
+from bumble.device import Device, Peer  # noqa: E402
+from bumble.transport import open_transport  # noqa: E402
+
+from phone import Simulator  # noqa: E402
+from phone.controller.h4_server import H4Framer  # noqa: E402
+
+EVENT_COMMAND_COMPLETE = 0x0E
+EVENT_COMMAND_STATUS = 0x0F
+EVENT_LE_META = 0x3E
+
+
+def le_meta(event: bytes) -> int | None:
+    return event[3] if len(event) > 3 and event[1] == EVENT_LE_META else None
+
+
+class RawHci:
+    """A minimal HCI host speaking H4 over TCP, to look at the controller byte by byte."""
+
+    def __init__(self) -> None:
+        self.events: list[bytes] = []
+        self.acl: list[bytes] = []
+        self._changed = asyncio.Event()
+        self._reader_task: asyncio.Task | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def connect(self, port: int) -> None:
+        reader, self.writer = await asyncio.open_connection('127.0.0.1', port)
+        self._reader_task = asyncio.create_task(self._read(reader))
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
+        framer = H4Framer()
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                break
+            for packet in framer.feed(data):
+                (self.events if packet[0] == 0x04 else self.acl).append(packet)
+            self._changed.set()
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+
+    def send(self, packet: bytes) -> None:
+        self.writer.write(packet)
+
+    def send_command(self, opcode: int, parameters: bytes = b'') -> int:
+        mark = len(self.events)
+        self.send(struct.pack('<BHB', 0x01, opcode, len(parameters)) + parameters)
+        return mark
+
+    def send_acl(self, handle: int, data: bytes, pb: int = 0b00) -> None:
+        self.send(struct.pack('<BHH', 0x02, handle | pb << 12, len(data)) + data)
+
+    async def wait_event(self, predicate, after: int = 0, timeout: float = 3.0) -> bytes:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        index = after
+        while True:
+            while index < len(self.events):
+                event = self.events[index]
+                index += 1
+                if predicate(event):
+                    return event
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError('event not received')
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    async def command(self, opcode: int, parameters: bytes = b'') -> bytes:
+        """Send a command, return its Command Complete or Command Status event."""
+        mark = self.send_command(opcode, parameters)
+
+        def answers(event: bytes) -> bool:
+            if event[1] == EVENT_COMMAND_COMPLETE:
+                return struct.unpack_from('<H', event, 4)[0] == opcode
+            if event[1] == EVENT_COMMAND_STATUS:
+                return struct.unpack_from('<H', event, 5)[0] == opcode
+            return False
+
+        return await self.wait_event(answers, mark)
+
+    async def ok(self, opcode: int, parameters: bytes = b'') -> bytes:
+        """A Command Complete with success; returns the return parameters after status."""
+        event = await self.command(opcode, parameters)
+        assert event[1] == EVENT_COMMAND_COMPLETE, event.hex()
+        assert event[6] == 0, f'command 0x{opcode:04X} failed with 0x{event[6]:02X}'
+        return event[7:]
+
+    # ------------------------------------------------------------ procedures
+    async def init(self) -> None:
+        await self.ok(0x0C03)  # Reset
+        await self.ok(0x0C01, (0x3DBFF807FFFBFFFF).to_bytes(8, 'little'))  # typical mask, LE meta on
+        await self.ok(0x2001, (0x1F | 1 << 6).to_bytes(8, 'little'))  # + data length change
+
+    async def start_scan(self, active: bool = True, filter_duplicates: bool = False) -> None:
+        await self.ok(0x200B, struct.pack('<BHHBB', int(active), 0x10, 0x10, 0, 0))
+        await self.ok(0x200C, bytes([1, int(filter_duplicates)]))
+
+    async def stop_scan(self) -> None:
+        await self.ok(0x200C, bytes([0, 0]))
+
+    async def connect_le(self, address: hci.Address, timeout: float = 5.0) -> int:
+        await self.ok(0x2005, bytes(hci.Address('C0:11:22:33:44:55')))  # random static
+        mark = len(self.events)
+        parameters = struct.pack('<HHBB', 0x10, 0x10, 0, 1) + bytes(address)
+        parameters += struct.pack('<BHHHHHH', 1, 24, 24, 0, 100, 0, 0)
+        status = await self.command(0x200D, parameters)
+        assert status[3] == 0, status.hex()
+        event = await self.wait_event(lambda e: le_meta(e) in (0x01, 0x0A), mark, timeout)
+        assert event[4] == 0, event.hex()
+        return struct.unpack_from('<H', event, 5)[0]
+
+
+class TapSource:
+    """Sits between a transport source and a Bumble host to record ACL packets."""
+
+    def __init__(self, source) -> None:
+        self.source = source
+        self.sink = None
+        self.acl_lengths: list[tuple[int, int]] = []  # (pb flag, length)
+        source.set_packet_sink(self)
+
+    def set_packet_sink(self, sink) -> None:
+        self.sink = sink
+
+    def on_packet(self, packet: bytes) -> None:
+        if packet[0] == 0x02:
+            handle_and_flags, length = struct.unpack_from('<HH', packet, 1)
+            self.acl_lengths.append(((handle_and_flags >> 12) & 3, length))
+        if self.sink:
+            self.sink.on_packet(packet)
+
+
+async def bumble_central(port: int):
+    """A Bumble Device as the head unit, over `tcp-client:` to our H4 server."""
+    transport = await open_transport(f'tcp-client:127.0.0.1:{port}')
+    tap = TapSource(transport.source)
+    device = Device.with_hci('central', hci.Address('C0:98:76:54:32:10'), tap, transport.sink)
+    await device.power_on()
+    return device, transport, tap
+
+
+async def connect_and_discover(central, address: hci.Address):
+    """Connect the central to a phone and discover its GATT database."""
+    connection = await central.connect(address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5)
+    peer = Peer(connection)
+    await peer.discover_services()
+    await peer.discover_characteristics()
+    return connection, peer
+
+
+def characteristic(peer: Peer, uuid: str):
+    found = peer.get_characteristics_by_uuid(UUID(uuid))
+    assert found, f'characteristic {uuid} not found'
+    return found[0]
+
+
+class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
+    """Starts a Simulator with a fast link-loss delay; stops it afterwards."""
+
+    acl_size = 27
+
+    async def asyncSetUp(self) -> None:
+        self.sim = Simulator(acl_size=self.acl_size, link_loss_delay=0.2)
+        self.port = await self.sim.start(0)
+        self.violations = []
+
+    async def asyncTearDown(self) -> None:
+        await self.sim.stop()
+
+    def hci_violations(self) -> list[dict]:
+        return [e for e in self.sim.events if e.get('event') == 'hci_violation']

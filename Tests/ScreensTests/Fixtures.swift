@@ -1,0 +1,102 @@
+import Pairing
+import Graphics
+@testable import Screens
+
+/// Paths of the shipped fonts, found from this file's location.
+enum TestFonts {
+    static let root: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts.removeLast(3)  // Tests/ScreensTests/Fixtures.swift
+        return parts.joined(separator: "/")
+    }()
+    static let regular = root + "/fonts/DejaVuSans.ttf"
+    static let bold = root + "/fonts/DejaVuSans-Bold.ttf"
+    static let goldenDir = root + "/Tests/ScreensTests/Golden"
+
+    static func load() throws -> Fonts { try Fonts(regular: regular, bold: bold) }
+}
+
+/// Every screen the head unit can show, with realistic content.
+enum Fixtures {
+    static let phone = "Alice's iPhone"
+
+    static func idleDiscover() -> ScreenModel {
+        ScreenModel(pairing: .discover, clock: "9:41", actions: ScreenModel.defaultActions(for: .discover))
+    }
+
+    static func idleDiscovering() -> ScreenModel {
+        ScreenModel(pairing: .discovering, clock: "9:41", hint: "Open the Server app on the iPhone",
+                    actions: ScreenModel.defaultActions(for: .discovering))
+    }
+
+    static func idleRemembered() -> ScreenModel {
+        let s = PairingState.remembered(server: phone)
+        return ScreenModel(pairing: s, clock: "18:05", theme: .day, actions: ScreenModel.defaultActions(for: s))
+    }
+
+    static func idleConnectedHint() -> ScreenModel {
+        let s = PairingState.connected(server: phone)
+        return ScreenModel(pairing: s, clock: "18:05", dropped: [1, 0, 2, 0, 5, 0, 3],
+                           hint: "Share System Notifications is off on the iPhone",
+                           actions: ScreenModel.defaultActions(for: s))
+    }
+
+    static func pairing() -> ScreenModel {
+        ScreenModel(pairing: .connecting(server: phone), clock: "9:41", passkey: "047193")
+    }
+
+    static func pairingForgotten() -> ScreenModel {
+        ScreenModel(pairing: .connecting(server: phone), clock: "9:41", passkey: "512608",
+                    hint: "Phone forgot this head unit: pair again", theme: .day)
+    }
+
+    static func navigation(_ title: String = "350 m", _ message: String = "Turn left onto Market Street toward Union Square") -> NavigationInstruction {
+        NavigationInstruction(title: title, message: message, app: "com.google.Maps")
+    }
+
+    static func music(playing: Bool = true) -> NowPlaying {
+        NowPlaying(title: "Bohemian Rhapsody", artist: "Queen", album: "A Night at the Opera (2011 Remaster)",
+                   elapsed: 83, duration: 355, playing: playing)
+    }
+
+    static func cardsNight() -> ScreenModel {
+        ScreenModel(pairing: .connected(server: phone), clock: "21:17", dropped: [0, 0, 1, 0, 4, 0, 2],
+                    navigation: navigation(), nowPlaying: music(), theme: .night)
+    }
+
+    static func cardsDay() -> ScreenModel {
+        ScreenModel(pairing: .connected(server: phone), clock: "12:30",
+                    navigation: NavigationInstruction(title: "In 0.5 mi", message: "At the roundabout, take the 2nd exit onto Main St",
+                                                      app: "com.apple.Maps"),
+                    nowPlaying: NowPlaying(title: "Clair de Lune", artist: "Claude Debussy", album: "Suite bergamasque",
+                                           elapsed: 200, duration: 301, playing: false),
+                    theme: .day)
+    }
+
+    static func cardsNavigationOnly() -> ScreenModel {
+        ScreenModel(pairing: .connected(server: phone), clock: "7:02",
+                    navigation: NavigationInstruction(title: "Arrive at destination", message: "1 Infinite Loop, Cupertino. Your destination is on the right",
+                                                      app: "com.waze.iphone"))
+    }
+
+    static func cardsMusicOnlyWithHint() -> ScreenModel {
+        ScreenModel(pairing: .connected(server: phone), clock: "7:02", dropped: [3],
+                    hint: "Share System Notifications is off on the iPhone",
+                    nowPlaying: NowPlaying(title: "Ein sehr langer Titel, der ganz sicher nicht auf eine einzige Zeile passt und gekürzt wird",
+                                           artist: "坂本龍一", album: "Ünïcödé Àlbum", elapsed: 12, duration: 0, playing: true),
+                    theme: .day)
+    }
+
+    static let all: [(String, ScreenModel)] = [
+        ("idle-discover", idleDiscover()),
+        ("idle-discovering", idleDiscovering()),
+        ("idle-remembered", idleRemembered()),
+        ("idle-connected-hint", idleConnectedHint()),
+        ("pairing", pairing()),
+        ("pairing-forgotten", pairingForgotten()),
+        ("cards-night", cardsNight()),
+        ("cards-day", cardsDay()),
+        ("cards-navigation-only", cardsNavigationOnly()),
+        ("cards-music-only-hint", cardsMusicOnlyWithHint()),
+    ]
+}
