@@ -21,7 +21,7 @@ public enum AMSEvent: Equatable {
     /// Something the phone plays changed (events are coalesced over
     /// `AMSConfiguration.eventCoalesceMilliseconds`). Report it with
     /// `nowPlaying.report(at: now)`.
-    case nowPlayingChanged(NowPlaying)
+    case nowPlayingChanged(NowPlayingState)
     /// The phone's list of commands it accepts now.
     case supportedCommandsChanged(Set<RemoteCommandID>)
     /// The phone refused a remote command (e.g. 0xA0: no player).
@@ -45,7 +45,7 @@ public struct AMSConfiguration {
 public final class AMSClient {
     public let connection: ConnectionHandle
     public var configuration: AMSConfiguration
-    public private(set) var nowPlaying = NowPlaying()
+    public private(set) var nowPlaying = NowPlayingState()
     /// The commands the phone accepts now (its latest Remote Command notification).
     public private(set) var supportedCommands: Set<RemoteCommandID> = []
     /// Registered for every entity.
@@ -117,8 +117,8 @@ public final class AMSClient {
         inFlight = nil
         isReady = false
         pendingEventAt = nil
-        if nowPlaying != NowPlaying() {
-            nowPlaying = NowPlaying()
+        if nowPlaying != NowPlayingState() {
+            nowPlaying = NowPlayingState()
             emit(.event(.nowPlayingChanged(nowPlaying)))
         }
         if !supportedCommands.isEmpty {

@@ -53,6 +53,12 @@ public final class NotificationModel {
 
     public var droppedTotal: Int { droppedCounts.values.reduce(0, +) }
 
+    /// The dropped counters as a list indexed by CategoryID (0...11, the
+    /// reserved categories left out), as the screen's counters take them.
+    public var droppedByCategoryIndex: [Int] {
+        (0...CategoryID.entertainment.rawValue).map { droppedCounts[CategoryID($0)] ?? 0 }
+    }
+
     public func pollEvent() -> NotificationEvent? { events.popFirst() }
 
     /// Takes every ANCS event; the ones that do not concern the model are ignored.

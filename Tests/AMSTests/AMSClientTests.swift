@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func elapsedTimeIsExtrapolatedFromRateAndArrival() {
-        var np = NowPlaying()
+        var np = NowPlayingState()
         let t0 = Instant(milliseconds: 50_000)
         #expect(np.elapsedMilliseconds(at: t0) == nil)
         np.playback = PlaybackInfo(state: .playing, rateThousandths: 1000, elapsedMilliseconds: 37_250)
@@ -237,7 +237,7 @@ import Testing
         c.entityUpdateReceived([7, 0, 0, 0x41], now: t0)
         c.entityUpdateReceived(update(.player(.playbackInfo), "garbage"), now: t0)
         #expect(drain(c).isEmpty)
-        #expect(c.nowPlaying == NowPlaying())
+        #expect(c.nowPlaying == NowPlayingState())
     }
 
     @Test func disconnectionClearsTheState() {
@@ -246,7 +246,7 @@ import Testing
         c.remoteCommandReceived([0, 1], now: t0)
         _ = drain(c)
         c.disconnected(now: t0)
-        #expect(drain(c) == [.event(.nowPlayingChanged(NowPlaying())), .event(.supportedCommandsChanged([]))])
+        #expect(drain(c) == [.event(.nowPlayingChanged(NowPlayingState())), .event(.supportedCommandsChanged([]))])
         #expect(!c.send(.play, now: t0))
         // A late result of the old link is ignored.
         c.writeCompleted(.entityUpdate, .done, now: t0)

@@ -96,6 +96,7 @@ import Testing
         m.handle(.notificationDropped(ANCSNotification(uid: NotificationUID(11), category: .email, app: AppIdentifier("com.apple.mobilemail"))))
         #expect(m.droppedCounts == [.social: 2, .email: 1])
         #expect(m.droppedTotal == 3)
+        #expect(m.droppedByCategoryIndex == [0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0, 0])
         let events = drain(m)
         #expect(events.map { $0.action } == [.dropped, .dropped, .dropped])
         #expect(events.allSatisfy { $0.title == nil && $0.message == nil && $0.kind == .other })

@@ -61,7 +61,7 @@ public enum QueueMode: UInt8, CustomStringConvertible {
 
 /// What the phone is playing, as far as AMS told us. Nil fields were never
 /// sent (or were empty: no player, no track).
-public struct NowPlaying: Equatable {
+public struct NowPlayingState: Equatable {
     /// The playing app's name ("Music", "Spotify").
     public var player: String?
     public var playback: PlaybackInfo?
