@@ -29,6 +29,11 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
+        // Apple Notification Center Service and Apple Media Service clients (PROTOCOL §2, §3).
+        .target(name: "ANCS", dependencies: ["BluetoothCore"]),
+        .target(name: "AMS", dependencies: ["BluetoothCore"]),
+        // What the head unit shows: the Maps/Music filter and the notification model (PROTOCOL §4).
+        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The NavigationNotifier pairing routine (PROTOCOL §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
@@ -57,6 +62,9 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
+        .testTarget(name: "AMSTests", dependencies: ["AMS"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),

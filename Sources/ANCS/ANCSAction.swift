@@ -1,0 +1,50 @@
+import BluetoothCore
+
+/// What the ANCS client asks its owner to do, drained with
+/// `ANCSClient.pollAction()`. Every GATT action is answered with exactly one
+/// call of the matching result method.
+public enum ANCSAction: Equatable {
+    /// Find the ANCS service, its three characteristics and their CCCDs;
+    /// answer with `discoveryCompleted(_:now:)`.
+    case discover(ConnectionHandle)
+    /// Write 0x0001 to the characteristic's CCCD (and route its notifications
+    /// to `notificationSourceReceived` / `dataSourceReceived`); answer with
+    /// `subscribeCompleted(_:_:now:)`.
+    case subscribe(ConnectionHandle, ANCSCharacteristic)
+    /// Write 0x0000 to the CCCD; answer with `unsubscribeCompleted(_:_:now:)`.
+    case unsubscribe(ConnectionHandle, ANCSCharacteristic)
+    /// Write (with response) this value to the Control Point; answer with
+    /// `controlPointWriteCompleted(_:now:)`.
+    case writeControlPoint(ConnectionHandle, [UInt8])
+    /// Something for the rest of the head unit (the notification model, the
+    /// screen, the state files).
+    case event(ANCSEvent)
+}
+
+/// What the ANCS client reports.
+public enum ANCSEvent: Equatable {
+    /// Subscribed to both sources: notifications flow (PreExisting first).
+    case sessionStarted
+    /// The session ended (unsubscribe, re-subscribe, Service Changed,
+    /// disconnection): every UID of it is void; forget them all.
+    case sessionEnded
+    /// A notification that passed the filter, with its text: new, or changed
+    /// (the same UID again).
+    case notificationFetched(ANCSNotification)
+    /// A notification the filter dropped. Only its AppIdentifier was asked
+    /// for; its text fields are nil.
+    case notificationDropped(ANCSNotification)
+    /// A notification reported before (fetched or dropped) is gone.
+    case notificationRemoved(ANCSNotification)
+    /// The app-name cache learned a name: persist `ANCSClient.appNames`.
+    case appNameLearned(AppIdentifier, String)
+    /// The phone refuses ANCS to this head unit: on the iPhone, "Share
+    /// System Notifications" is off for it. Worth a hint on screen.
+    case sharingDisabled
+    /// After `sharingDisabled`, the phone answered normally again.
+    case sharingRestored
+    /// PerformNotificationAction ended (the phone accepted it, or not).
+    case actionCompleted(NotificationUID, ActionID, succeeded: Bool)
+    /// The phone has no (complete) ANCS on this link; waiting for Service Changed.
+    case serviceAbsent
+}

@@ -1,0 +1,288 @@
+import BluetoothCore
+
+// The Control Point request queue: one write at a time, each with its own
+// deadline; the Data Source answer is rebuilt by the request's own
+// DataSourceReassembler; results and errors touch only the request's UID.
+
+extension ANCSClient {
+    /// Something to ask the phone.
+    enum Request: Equatable {
+        /// AppIdentifier only: enough to apply the filter, nothing private.
+        case identify(NotificationUID)
+        /// Title, Subtitle, Message, Date, action labels: only after the filter said yes.
+        case text(NotificationUID)
+        case appName(AppIdentifier)
+        /// The liveness probe: a UID that does not exist, answered 0xA2.
+        case probe
+        case action(NotificationUID, ActionID)
+
+        var uid: NotificationUID? {
+            switch self {
+            case .identify(let uid), .text(let uid), .action(let uid, _): return uid
+            case .appName, .probe: return nil
+            }
+        }
+
+        /// Requests for notifications already shown (and the user's actions)
+        /// overtake identification of the PreExisting backlog.
+        var isUrgent: Bool {
+            switch self {
+            case .text, .appName, .action: return true
+            case .identify, .probe: return false
+            }
+        }
+    }
+
+    struct InFlight {
+        var request: Request
+        var command: ControlPointCommand
+        var serial: Int
+        var deadline: Instant
+        /// Nil for PerformNotificationAction: its write result is the answer.
+        var reassembler: DataSourceReassembler?
+    }
+
+    var probePending: Bool {
+        inFlight?.request == .probe || queue.contains(.probe)
+    }
+
+    /// The number of requests waiting or in flight.
+    public var pendingRequestCount: Int { queue.count + (inFlight == nil ? 0 : 1) }
+
+    func enqueue(_ request: Request) {
+        guard !queue.contains(request) else { return }
+        queue.append(request)
+    }
+
+    /// Sends the next request when the Control Point is free.
+    func pump() {
+        guard phase == .active, inFlight == nil, writeOutstanding == nil else { return }
+        while !queue.isEmpty {
+            let index = queue.firstIndex(where: { $0.isUrgent }) ?? queue.startIndex
+            let request = queue.remove(at: index)
+            guard let command = command(for: request) else { continue }
+            serial += 1
+            let expectation = command.expectedResponse(sanityLimit: configuration.uncappedAttributeLimit)
+            inFlight = InFlight(request: request, command: command, serial: serial,
+                                deadline: now.adding(milliseconds: configuration.requestTimeoutMilliseconds),
+                                reassembler: expectation.map { DataSourceReassembler(expecting: $0) })
+            writeOutstanding = serial
+            Log.debug("ancs", "-> \(command)")
+            emit(.writeControlPoint(connection, command.bytes))
+            return
+        }
+    }
+
+    /// The Control Point command for a request, or nil when it has become
+    /// pointless (its notification is gone, its app name is known).
+    func command(for request: Request) -> ControlPointCommand? {
+        switch request {
+        case .identify(let uid):
+            guard entries[uid]?.stage == .identifying else { return nil }
+            return .getNotificationAttributes(uid, [NotificationAttributeRequest(.appIdentifier)])
+        case .text(let uid):
+            guard let entry = entries[uid], entry.stage == .wanted else { return nil }
+            return .getNotificationAttributes(uid, configuration.textRequest(flags: entry.notification.flags))
+        case .appName(let app):
+            guard appNames.name(for: app) == nil else { return nil }
+            return .getAppAttributes(app, [.displayName])
+        case .probe:
+            return .getNotificationAttributes(.probe, [NotificationAttributeRequest(.appIdentifier)])
+        case .action(let uid, let action):
+            guard entries[uid] != nil else { return nil }
+            return .performNotificationAction(uid, action)
+        }
+    }
+
+    // MARK: - Answers
+
+    public func controlPointWriteCompleted(_ result: RemoteOperationResult, now: Instant) {
+        self.now = now
+        let written = writeOutstanding
+        writeOutstanding = nil
+        guard let flight = inFlight, flight.serial == written else {
+            // The answer to a request that already completed (its data came
+            // first) or was given up (timeout, session end).
+            if case .attError(let code) = result {
+                Log.debug("ancs", "late Control Point error \(ANCSErrorCode.name(code)) ignored")
+            }
+            pump()
+            return
+        }
+        switch result {
+        case .done, .value:
+            controlPointAnswered()
+            if flight.reassembler == nil {
+                inFlight = nil
+                if case .action(let uid, let action) = flight.request {
+                    emit(.event(.actionCompleted(uid, action, succeeded: true)))
+                }
+            }
+            // Otherwise the Data Source answer completes the request.
+        case .attError(let code):
+            inFlight = nil
+            controlPointError(code, for: flight.request)
+        case .failed:
+            inFlight = nil
+            fail(flight.request, because: "the Control Point write failed")
+        }
+        pump()
+    }
+
+    func dataSourceFragment(_ bytes: [UInt8]) {
+        guard var flight = inFlight, var reassembler = flight.reassembler else {
+            Log.info("ancs", "Data Source: \(bytes.count) bytes while no request waits for any; dropped")
+            return
+        }
+        let progress = reassembler.feed(bytes)
+        flight.reassembler = reassembler
+        switch progress {
+        case .needMore:
+            inFlight = flight
+        case .discarded(let reason):
+            Log.info("ancs", "Data Source: fragment dropped while waiting for \(flight.command): \(reason)")
+            inFlight = flight
+        case .malformed(let reason):
+            inFlight = nil
+            fail(flight.request, because: "malformed response: \(reason)")
+        case .complete(let response):
+            inFlight = nil
+            controlPointAnswered()
+            completed(flight.request, response)
+        }
+    }
+
+    /// The phone handles our writes: liveness is fine, and sharing is on.
+    func controlPointAnswered() {
+        lastAnswer = now
+        if isSharingDisabled {
+            isSharingDisabled = false
+            Log.info("ancs", "the phone shares notifications again")
+            emit(.event(.sharingRestored))
+        }
+    }
+
+    func completed(_ request: Request, _ response: DataSourceResponse) {
+        switch request {
+        case .identify(let uid):
+            guard var entry = entries[uid], entry.stage == .identifying else { return }
+            let app = response.value(of: NotificationAttributeID.appIdentifier.rawValue)
+                .map { AppIdentifier(String(decoding: $0, as: UTF8.self)) }
+            entry.notification.app = app
+            entry.notification.appName = app.flatMap { appNames.name(for: $0) }
+            if wantsText(entry.notification) {
+                entry.stage = .wanted
+                if let app, app.canBeSent, appNames.name(for: app) == nil, !appNameFailures.contains(app) {
+                    enqueue(.appName(app))
+                }
+                enqueue(.text(uid))
+            } else {
+                // Privacy: nothing but the AppIdentifier is ever asked for it.
+                entry.stage = .dropped
+                entry.reported = true
+                emit(.event(.notificationDropped(entry.notification)))
+            }
+            entries[uid] = entry
+        case .text(let uid):
+            guard var entry = entries[uid], entry.stage == .wanted else { return }
+            fill(&entry.notification, from: response)
+            entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
+            entry.stage = .fetched
+            entry.reported = true
+            emit(.event(.notificationFetched(entry.notification)))
+            if entry.refetch {
+                entry.refetch = false
+                entry.stage = .wanted
+                enqueue(.text(uid))
+            }
+            entries[uid] = entry
+        case .appName(let app):
+            let name = response.value(of: AppAttributeID.displayName.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if name.isEmpty {
+                appNameFailures.insert(app)
+            } else if appNames.insert(name, for: app) {
+                emit(.event(.appNameLearned(app, name)))
+            }
+        case .probe:
+            Log.info("ancs", "the probe UID exists on the phone; the Control Point is alive")
+        case .action:
+            break // no Data Source answer is expected for actions
+        }
+    }
+
+    func fill(_ notification: inout ANCSNotification, from response: DataSourceResponse) {
+        func text(_ id: NotificationAttributeID, cap: UInt16? = nil) -> String? {
+            guard let bytes = response.value(of: id.rawValue) else { return nil }
+            let value = String(decoding: bytes, as: UTF8.self)
+            return cap.map { clampUTF8(value, maxBytes: Int($0)) } ?? value
+        }
+        notification.title = text(.title, cap: configuration.titleMaxLength)
+        notification.subtitle = text(.subtitle, cap: configuration.subtitleMaxLength)
+        notification.message = text(.message, cap: configuration.messageMaxLength)
+        notification.date = text(.date)
+        notification.positiveActionLabel = text(.positiveActionLabel)
+        notification.negativeActionLabel = text(.negativeActionLabel)
+    }
+
+    // MARK: - Errors
+
+    func controlPointError(_ code: UInt8, for request: Request) {
+        if ANCSErrorCode.meansSharingDisabled(code) {
+            reportSharingDisabled()
+            if request == .probe {
+                // Re-subscribing does not help: only the user can switch it on.
+                lastAnswer = now
+                return
+            }
+            fail(request, because: ANCSErrorCode.name(code))
+            return
+        }
+        if code >= ANCSErrorCode.unknownCommand && code <= ANCSErrorCode.actionFailed {
+            // An ANCS error: the phone does read our writes.
+            controlPointAnswered()
+        }
+        guard code == ANCSErrorCode.invalidParameter else {
+            fail(request, because: ANCSErrorCode.name(code))
+            return
+        }
+        // 0xA2: the parameter names nothing. Only this request's UID (or app) is affected.
+        switch request {
+        case .probe:
+            Log.debug("ancs", "probe answered as expected")
+        case .identify(let uid), .text(let uid):
+            Log.info("ancs", "notification \(uid) is gone (0xa2)")
+            forget(uid)
+        case .action(let uid, let action):
+            Log.info("ancs", "notification \(uid) is gone (0xa2); \(action) action not performed")
+            emit(.event(.actionCompleted(uid, action, succeeded: false)))
+            forget(uid)
+        case .appName(let app):
+            Log.info("ancs", "the phone knows no app \(app) (0xa2)")
+            appNameFailures.insert(app)
+        }
+    }
+
+    /// A request that got no usable answer. Only that request is affected.
+    func fail(_ request: Request, because reason: String) {
+        switch request {
+        case .identify(let uid):
+            Log.warning("ancs", "AppIdentifier of \(uid) not fetched: \(reason)")
+            if entries[uid]?.stage == .identifying { entries[uid]?.stage = .unidentified }
+        case .text(let uid):
+            Log.warning("ancs", "text of \(uid) not fetched: \(reason)")
+            if var entry = entries[uid], entry.stage == .wanted {
+                entry.stage = .textFailed
+                entry.refetch = false
+                entries[uid] = entry
+            }
+        case .appName(let app):
+            Log.warning("ancs", "display name of \(app) not fetched: \(reason)")
+            appNameFailures.insert(app)
+        case .probe:
+            resubscribe(because: "the liveness probe failed: \(reason)")
+        case .action(let uid, let action):
+            Log.warning("ancs", "\(action) action on \(uid) failed: \(reason)")
+            emit(.event(.actionCompleted(uid, action, succeeded: false)))
+        }
+    }
+}

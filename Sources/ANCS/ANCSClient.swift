@@ -1,0 +1,499 @@
+import BluetoothCore
+
+/// The ANCS Notification Consumer for one link, as a sans-I/O state machine.
+///
+/// The owner feeds it GATT results, Notification Source and Data Source
+/// values and time; it answers with `ANCSAction`s (GATT operations to run and
+/// events for the rest of the head unit). It never touches GATT itself.
+///
+/// Life of a link:
+/// 1. `start(now:)` once the link is encrypted: `.discover`;
+/// 2. `discoveryCompleted`: subscribe to the Data Source, then to the
+///    Notification Source (so no response can be missed); the session begins
+///    when the Notification Source subscription is confirmed, and the phone
+///    then sends every existing notification flagged PreExisting;
+/// 3. each new UID gets GetNotificationAttributes for its AppIdentifier only;
+///    `wantsText` decides whether it is worth its Title, Subtitle, Message,
+///    Date and action labels. A dropped notification never has its text asked for;
+/// 4. Control Point requests go one at a time (`ANCSClient+Requests.swift`);
+///    their Data Source answers are rebuilt by `DataSourceReassembler`;
+/// 5. liveness: a silent Control Point is probed, and a probe answered
+///    wrongly (or a Notification Source silent while notifications are
+///    expected) ends the session and subscribes again;
+/// 6. `serviceChanged(now:)` rediscovers; `stop(now:)` unsubscribes;
+///    `disconnected(now:)` forgets everything. UIDs never outlive their session.
+public final class ANCSClient {
+    public let connection: ConnectionHandle
+    public var configuration: ANCSConfiguration
+    /// Display names learned so far; persist it on `.appNameLearned`.
+    public internal(set) var appNames: AppNameCache
+    /// The filter: true when a notification (AppIdentifier and category
+    /// known, text not yet) should be shown and so needs its text.
+    public var wantsText: (ANCSNotification) -> Bool
+    /// True while the phone is expected to keep updating a notification (a
+    /// navigation instruction is on screen): a Notification Source silent
+    /// for `silenceThresholdMilliseconds` is then re-subscribed.
+    public private(set) var notificationsExpected = false
+    /// The phone answered a Control Point write with a "not allowed" error.
+    public internal(set) var isSharingDisabled = false
+
+    enum Phase: Equatable {
+        /// Not started yet, or the link is gone.
+        case idle
+        case discovering
+        /// No usable ANCS; waiting for Service Changed.
+        case absent
+        case subscribing(ANCSCharacteristic)
+        /// Session running.
+        case active
+        case unsubscribing(ANCSCharacteristic, then: AfterUnsubscribe)
+        /// Discovery or a subscription was refused; try again at `until`.
+        case waitingToRetry(until: Instant)
+        /// Unsubscribed on purpose (`stop`).
+        case stopped
+    }
+
+    enum AfterUnsubscribe: Equatable {
+        case resubscribe
+        case stop
+    }
+
+    /// How far a notification of this session has got.
+    enum Stage: Equatable {
+        /// Its AppIdentifier is being asked for.
+        case identifying
+        /// The AppIdentifier could not be fetched; tried again on its next change.
+        case unidentified
+        /// The filter dropped it: its text is never asked for.
+        case dropped
+        /// Passed the filter; its text is queued or being fetched.
+        case wanted
+        case fetched
+        /// Passed the filter, but fetching its text failed; tried again on its next change.
+        case textFailed
+    }
+
+    struct Entry {
+        var notification: ANCSNotification
+        var stage: Stage
+        /// Reported to the owner (fetched or dropped), so its removal is too.
+        var reported = false
+        /// Modified while its text was in flight: fetch again afterwards.
+        var refetch = false
+        /// Arrival order, for eviction and listing.
+        var sequence: Int
+    }
+
+    var phase: Phase = .idle
+    var entries: [NotificationUID: Entry] = [:]
+    var sequence = 0
+    var now = Instant.zero
+    var actions = FIFO<ANCSAction>()
+
+    // Control Point queue (see ANCSClient+Requests.swift).
+    var queue: [Request] = []
+    var inFlight: InFlight?
+    /// The serial of a Control Point write whose result has not come back.
+    /// No other write goes out before it does, so results never get mixed up.
+    var writeOutstanding: Int?
+    var serial = 0
+    var appNameFailures: Set<AppIdentifier> = []
+
+    // Liveness.
+    /// The last time the Control Point answered as expected.
+    var lastAnswer = Instant.zero
+    var lastNotificationSource = Instant.zero
+
+    public init(connection: ConnectionHandle, configuration: ANCSConfiguration = ANCSConfiguration(),
+                appNames: AppNameCache = AppNameCache(), wantsText: @escaping (ANCSNotification) -> Bool) {
+        self.connection = connection
+        self.configuration = configuration
+        self.appNames = appNames
+        self.wantsText = wantsText
+    }
+
+    public func pollAction() -> ANCSAction? {
+        actions.popFirst()
+    }
+
+    // MARK: - State for the owner
+
+    /// True between `.sessionStarted` and `.sessionEnded`.
+    public var isSessionActive: Bool { phase == .active }
+
+    /// The notifications of this session, oldest first (text only for fetched ones).
+    public var notifications: [ANCSNotification] {
+        entries.values.sorted { $0.sequence < $1.sequence }.map { $0.notification }
+    }
+
+    public func notification(_ uid: NotificationUID) -> ANCSNotification? { entries[uid]?.notification }
+
+    // MARK: - Link life
+
+    /// The link is encrypted: look for ANCS.
+    public func start(now: Instant) {
+        self.now = now
+        switch phase {
+        case .idle, .stopped, .absent, .waitingToRetry:
+            beginDiscovery()
+        case .discovering, .subscribing, .active, .unsubscribing:
+            Log.debug("ancs", "start ignored: already running")
+        }
+    }
+
+    /// The phone sent Service Changed: ANCS may have appeared (iOS publishes
+    /// it only once bonded), gone, or moved. Starts over with discovery.
+    public func serviceChanged(now: Instant) {
+        self.now = now
+        guard phase != .idle && phase != .stopped else { return }
+        Log.info("ancs", "Service Changed: discovering ANCS again")
+        endSession()
+        beginDiscovery()
+    }
+
+    /// Ends the session on purpose (the user disconnects or unpairs while the
+    /// link is still up): unsubscribes both sources.
+    public func stop(now: Instant) {
+        self.now = now
+        if phase == .active {
+            endSession()
+            phase = .unsubscribing(.notificationSource, then: .stop)
+            emit(.unsubscribe(connection, .notificationSource))
+        } else if case .unsubscribing(let c, _) = phase {
+            phase = .unsubscribing(c, then: .stop)
+        } else {
+            phase = .stopped
+        }
+    }
+
+    /// The link is gone: the session ends and every UID with it.
+    public func disconnected(now: Instant) {
+        self.now = now
+        endSession()
+        phase = .idle
+        writeOutstanding = nil
+    }
+
+    // MARK: - GATT results
+
+    public func discoveryCompleted(_ result: ANCSDiscovery, now: Instant) {
+        self.now = now
+        guard phase == .discovering else {
+            Log.debug("ancs", "discovery result ignored: not discovering")
+            return
+        }
+        switch result {
+        case .found(let characteristics):
+            guard characteristics.count == ANCSCharacteristic.allCases.count else {
+                var missing = ""
+                for c in ANCSCharacteristic.allCases where !characteristics.contains(c) {
+                    missing += missing.isEmpty ? c.description : ", " + c.description
+                }
+                Log.warning("ancs", "ANCS found without its \(missing); waiting for Service Changed")
+                phase = .absent
+                emit(.event(.serviceAbsent))
+                return
+            }
+            subscribe(.dataSource)
+        case .absent:
+            Log.info("ancs", "the phone publishes no ANCS (yet); waiting for Service Changed")
+            phase = .absent
+            emit(.event(.serviceAbsent))
+        case .failed:
+            Log.warning("ancs", "ANCS discovery failed; trying again in \(configuration.subscribeRetryMilliseconds) ms")
+            phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
+        }
+    }
+
+    public func subscribeCompleted(_ characteristic: ANCSCharacteristic, _ result: RemoteOperationResult, now: Instant) {
+        self.now = now
+        guard phase == .subscribing(characteristic) else {
+            Log.debug("ancs", "\(characteristic) subscription result ignored")
+            return
+        }
+        guard result.succeeded else {
+            if case .attError(let code) = result {
+                Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
+                if ANCSErrorCode.meansSharingDisabled(code) { reportSharingDisabled() }
+            } else {
+                Log.warning("ancs", "subscribing to the \(characteristic) failed")
+            }
+            phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
+            return
+        }
+        if characteristic == .dataSource {
+            subscribe(.notificationSource)
+        } else {
+            beginSession()
+        }
+    }
+
+    public func unsubscribeCompleted(_ characteristic: ANCSCharacteristic, _ result: RemoteOperationResult, now: Instant) {
+        self.now = now
+        guard case .unsubscribing(let expected, let then) = phase, expected == characteristic else {
+            Log.debug("ancs", "\(characteristic) unsubscription result ignored")
+            return
+        }
+        if !result.succeeded {
+            // Carry on: the next subscription overwrites the CCCD anyway.
+            Log.info("ancs", "unsubscribing from the \(characteristic) failed")
+        }
+        if characteristic == .notificationSource {
+            phase = .unsubscribing(.dataSource, then: then)
+            emit(.unsubscribe(connection, .dataSource))
+            return
+        }
+        switch then {
+        case .resubscribe: subscribe(.dataSource)
+        case .stop: phase = .stopped
+        }
+    }
+
+    // MARK: - Notifications from the phone
+
+    /// One Notification Source notification.
+    public func notificationSourceReceived(_ bytes: [UInt8], now: Instant) {
+        self.now = now
+        if phase == .subscribing(.notificationSource) {
+            // The phone may send PreExisting notifications before our side
+            // has seen the CCCD write confirmed: the session has begun.
+            beginSession()
+        }
+        guard phase == .active else {
+            Log.info("ancs", "Notification Source value outside a session ignored")
+            return
+        }
+        lastNotificationSource = now
+        let event: NotificationSourceEvent
+        do throws(NotificationSourceEvent.ParseError) {
+            event = try NotificationSourceEvent(parsing: bytes)
+        } catch {
+            switch error {
+            case .length(let n): Log.warning("ancs", "Notification Source: \(n) bytes instead of 8 dropped: \(hexString(bytes))")
+            case .reservedEventID(let id): Log.warning("ancs", "Notification Source: reserved EventID \(id) dropped")
+            }
+            return
+        }
+        Log.debug("ancs", "<- \(event)")
+        switch event.eventID {
+        case .added: added(event)
+        case .modified: modified(event)
+        case .removed: removed(event)
+        }
+        pump()
+    }
+
+    /// One Data Source notification.
+    public func dataSourceReceived(_ bytes: [UInt8], now: Instant) {
+        self.now = now
+        guard phase == .active else {
+            Log.info("ancs", "Data Source value outside a session ignored")
+            return
+        }
+        dataSourceFragment(bytes)
+        pump()
+    }
+
+    // MARK: - Commands from the head unit
+
+    /// PerformNotificationAction (positive or negative) on a notification of
+    /// this session that offers it. False when it cannot be sent.
+    @discardableResult
+    public func performAction(_ action: ActionID, on uid: NotificationUID, now: Instant) -> Bool {
+        self.now = now
+        guard phase == .active, let entry = entries[uid] else {
+            Log.info("ancs", "no notification \(uid) in this session: \(action) action not sent")
+            return false
+        }
+        guard entry.notification.flags.contains(action.flag) else {
+            Log.info("ancs", "notification \(uid) offers no \(action) action")
+            return false
+        }
+        enqueue(.action(uid, action))
+        pump()
+        return true
+    }
+
+    /// Tells the client whether the phone should be updating a notification
+    /// (see `notificationsExpected`).
+    public func setNotificationsExpected(_ expected: Bool, now: Instant) {
+        self.now = now
+        if expected && !notificationsExpected && lastNotificationSource < now {
+            // Silence is measured from the moment updates became expected.
+            lastNotificationSource = now
+        }
+        notificationsExpected = expected
+    }
+
+    // MARK: - Time
+
+    public var nextDeadline: Instant? {
+        var deadline = inFlight?.deadline
+        switch phase {
+        case .waitingToRetry(let until):
+            deadline = earliest(deadline, until)
+        case .active:
+            if notificationsExpected {
+                deadline = earliest(deadline, lastNotificationSource.adding(milliseconds: configuration.silenceThresholdMilliseconds))
+            }
+            if !probePending {
+                deadline = earliest(deadline, lastAnswer.adding(milliseconds: configuration.probeIntervalMilliseconds))
+            }
+        default:
+            break
+        }
+        return deadline
+    }
+
+    public func handleTimeout(now: Instant) {
+        self.now = now
+        if let flight = inFlight, flight.deadline <= now {
+            inFlight = nil
+            fail(flight.request, because: "no answer within \(configuration.requestTimeoutMilliseconds) ms")
+        }
+        switch phase {
+        case .waitingToRetry(let until) where until <= now:
+            beginDiscovery()
+        case .active:
+            let silentSince = lastNotificationSource
+            if notificationsExpected && silentSince.adding(milliseconds: configuration.silenceThresholdMilliseconds) <= now {
+                resubscribe(because: "the Notification Source has been silent for \(now.millisecondsSince(silentSince)) ms")
+                return
+            }
+            if !probePending && lastAnswer.adding(milliseconds: configuration.probeIntervalMilliseconds) <= now {
+                Log.debug("ancs", "probing the Control Point")
+                enqueue(.probe)
+            }
+        default:
+            break
+        }
+        pump()
+    }
+
+    // MARK: - Session internals
+
+    func beginDiscovery() {
+        phase = .discovering
+        emit(.discover(connection))
+    }
+
+    func subscribe(_ characteristic: ANCSCharacteristic) {
+        phase = .subscribing(characteristic)
+        emit(.subscribe(connection, characteristic))
+    }
+
+    func beginSession() {
+        phase = .active
+        lastAnswer = now
+        lastNotificationSource = now
+        Log.info("ancs", "session started")
+        emit(.event(.sessionStarted))
+        pump()
+    }
+
+    /// Forgets every UID, queued request and partial response of the
+    /// session; reports the end if a session was running.
+    func endSession() {
+        let wasActive = phase == .active
+        entries.removeAll()
+        queue.removeAll()
+        inFlight = nil
+        appNameFailures.removeAll()
+        if wasActive {
+            Log.info("ancs", "session ended")
+            emit(.event(.sessionEnded))
+        }
+    }
+
+    /// Liveness recovery: unsubscribe both sources, then subscribe again.
+    func resubscribe(because reason: String) {
+        Log.warning("ancs", "re-subscribing: \(reason)")
+        endSession()
+        phase = .unsubscribing(.notificationSource, then: .resubscribe)
+        emit(.unsubscribe(connection, .notificationSource))
+    }
+
+    func reportSharingDisabled() {
+        guard !isSharingDisabled else { return }
+        isSharingDisabled = true
+        Log.warning("ancs", "the phone refuses notifications to this head unit: \"Share System Notifications\" is off")
+        emit(.event(.sharingDisabled))
+    }
+
+    // MARK: - Notification Source events
+
+    func added(_ event: NotificationSourceEvent) {
+        if var entry = entries[event.uid] {
+            // Dedupe: the same UID twice in one session is one notification.
+            Log.debug("ancs", "notification \(event.uid) added twice; kept once")
+            update(&entry, from: event)
+            entries[event.uid] = entry
+            return
+        }
+        sequence += 1
+        let notification = ANCSNotification(uid: event.uid, category: event.category,
+                                            categoryCount: event.categoryCount, flags: event.flags)
+        entries[event.uid] = Entry(notification: notification, stage: .identifying, sequence: sequence)
+        enqueue(.identify(event.uid))
+        evictIfFull()
+    }
+
+    func modified(_ event: NotificationSourceEvent) {
+        guard var entry = entries[event.uid] else {
+            // Its Added was missed (or evicted): take it in as new.
+            added(event)
+            return
+        }
+        update(&entry, from: event)
+        switch entry.stage {
+        case .identifying, .dropped:
+            break
+        case .unidentified:
+            entry.stage = .identifying
+            enqueue(.identify(event.uid))
+        case .wanted:
+            if !queue.contains(.text(event.uid)) { entry.refetch = true }
+        case .fetched, .textFailed:
+            entry.stage = .wanted
+            enqueue(.text(event.uid))
+        }
+        entries[event.uid] = entry
+    }
+
+    func removed(_ event: NotificationSourceEvent) {
+        guard var entry = entries[event.uid] else {
+            Log.debug("ancs", "removal of unknown notification \(event.uid) ignored")
+            return
+        }
+        update(&entry, from: event)
+        entries[event.uid] = entry
+        forget(event.uid)
+    }
+
+    func update(_ entry: inout Entry, from event: NotificationSourceEvent) {
+        entry.notification.flags = event.flags
+        entry.notification.category = event.category
+        entry.notification.categoryCount = event.categoryCount
+    }
+
+    /// Drops a notification of this session: removed on the phone, gone
+    /// (0xA2) or evicted. Its queued requests go with it.
+    func forget(_ uid: NotificationUID) {
+        guard let entry = entries.removeValue(forKey: uid) else { return }
+        queue.removeAll { $0.uid == uid }
+        if entry.reported { emit(.event(.notificationRemoved(entry.notification))) }
+    }
+
+    func evictIfFull() {
+        guard entries.count > max(1, configuration.maximumNotifications) else { return }
+        // The oldest one nobody sees goes first; else the oldest of all.
+        let sorted = entries.values.sorted { $0.sequence < $1.sequence }
+        let victim = sorted.first { $0.stage == .dropped || $0.stage == .unidentified } ?? sorted.first
+        if let victim {
+            Log.info("ancs", "more than \(configuration.maximumNotifications) notifications: forgetting \(victim.notification.uid)")
+            forget(victim.notification.uid)
+        }
+    }
+
+    func emit(_ action: ANCSAction) { actions.append(action) }
+}

@@ -1,0 +1,40 @@
+/// Limits and timers of the ANCS client. The defaults suit a real phone;
+/// tests shorten the timers.
+public struct ANCSConfiguration {
+    /// Maximum lengths asked for in GetNotificationAttributes (bytes).
+    public var titleMaxLength: UInt16 = 64
+    public var subtitleMaxLength: UInt16 = 64
+    public var messageMaxLength: UInt16 = 256
+    /// Ask for the action labels of notifications that have actions.
+    public var fetchActionLabels = true
+    /// A Control Point request whose write or Data Source response has not
+    /// completed by then fails (only that request).
+    public var requestTimeoutMilliseconds: Int64 = 5_000
+    /// The Control Point is probed when nothing succeeded on it for this long.
+    public var probeIntervalMilliseconds: Int64 = 15 * 60 * 1000
+    /// While notifications are expected (see `ANCSClient.notificationsExpected`),
+    /// a Notification Source silent for this long is re-subscribed.
+    public var silenceThresholdMilliseconds: Int64 = 10 * 60 * 1000
+    /// After a refused subscription, try again this much later.
+    public var subscribeRetryMilliseconds: Int64 = 60_000
+    /// Notifications kept per session; beyond it the oldest dropped ones go first.
+    public var maximumNotifications = 256
+    /// Upper bound on an attribute without a requested maximum length
+    /// (AppIdentifier, Date, labels, DisplayName).
+    public var uncappedAttributeLimit = 512
+
+    public init() {}
+
+    /// The attributes asked for a notification that passed the filter.
+    func textRequest(flags: EventFlags) -> [NotificationAttributeRequest] {
+        var list = [
+            NotificationAttributeRequest(.title, maxLength: titleMaxLength),
+            NotificationAttributeRequest(.subtitle, maxLength: subtitleMaxLength),
+            NotificationAttributeRequest(.message, maxLength: messageMaxLength),
+            NotificationAttributeRequest(.date),
+        ]
+        if fetchActionLabels && flags.contains(.positiveAction) { list.append(NotificationAttributeRequest(.positiveActionLabel)) }
+        if fetchActionLabels && flags.contains(.negativeAction) { list.append(NotificationAttributeRequest(.negativeActionLabel)) }
+        return list
+    }
+}

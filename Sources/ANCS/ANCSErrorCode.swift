@@ -1,0 +1,43 @@
+import BluetoothCore
+
+/// The errors an ANCS Control Point write can end with: the four ANCS
+/// application errors, and the ATT errors that mean the phone refuses the
+/// head unit access to ANCS altogether.
+public enum ANCSErrorCode {
+    /// The command ID is not known to the phone.
+    public static let unknownCommand: UInt8 = 0xA0
+    /// The command is malformed.
+    public static let invalidCommand: UInt8 = 0xA1
+    /// A parameter (usually the NotificationUID) is unknown: the
+    /// notification is gone.
+    public static let invalidParameter: UInt8 = 0xA2
+    /// PerformNotificationAction failed on the phone.
+    public static let actionFailed: UInt8 = 0xA3
+
+    static let writeNotPermitted: UInt8 = 0x03
+    static let insufficientAuthentication: UInt8 = 0x05
+    static let insufficientAuthorization: UInt8 = 0x08
+    static let insufficientEncryption: UInt8 = 0x0F
+
+    /// Errors meaning "this head unit may not read notifications": on an
+    /// encrypted, bonded link iOS answers so when the user has switched off
+    /// "Share System Notifications" for the head unit. (Insufficient
+    /// Encryption is not one of them: it says the link is not encrypted yet.)
+    public static func meansSharingDisabled(_ code: UInt8) -> Bool {
+        code == writeNotPermitted || code == insufficientAuthentication || code == insufficientAuthorization
+    }
+
+    public static func name(_ code: UInt8) -> String {
+        switch code {
+        case unknownCommand: return "unknown command (0xa0)"
+        case invalidCommand: return "invalid command (0xa1)"
+        case invalidParameter: return "invalid parameter (0xa2)"
+        case actionFailed: return "action failed (0xa3)"
+        case writeNotPermitted: return "write not permitted (0x03)"
+        case insufficientAuthentication: return "insufficient authentication (0x05)"
+        case insufficientAuthorization: return "insufficient authorization (0x08)"
+        case insufficientEncryption: return "insufficient encryption (0x0f)"
+        default: return "ATT error 0x" + hex(code, digits: 2)
+        }
+    }
+}

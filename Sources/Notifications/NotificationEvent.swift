@@ -1,0 +1,46 @@
+import ANCS
+
+/// The `action` field of the `notification` event.
+public enum NotificationEventAction: Hashable, CustomStringConvertible {
+    case shown
+    case updated
+    case removed
+    case dropped
+
+    public var description: String {
+        switch self {
+        case .shown: return "shown"
+        case .updated: return "updated"
+        case .removed: return "removed"
+        case .dropped: return "dropped"
+        }
+    }
+}
+
+/// The data of one `notification` event (PROTOCOL §6): action, uid, app,
+/// category, kind, title, message. Title and message are nil when not
+/// fetched, and always nil for a dropped notification.
+public struct NotificationEvent: Equatable {
+    public var action: NotificationEventAction
+    public var uid: NotificationUID
+    /// The bundle identifier (`app`), nil if it could not be fetched.
+    public var app: AppIdentifier?
+    public var appName: String?
+    /// `category`: write `category.name` (e.g. "Location").
+    public var category: CategoryID
+    public var kind: NotificationKind
+    public var title: String?
+    public var message: String?
+
+    public init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String? = nil,
+                category: CategoryID, kind: NotificationKind, title: String? = nil, message: String? = nil) {
+        self.action = action
+        self.uid = uid
+        self.app = app
+        self.appName = appName
+        self.category = category
+        self.kind = kind
+        self.title = title
+        self.message = message
+    }
+}

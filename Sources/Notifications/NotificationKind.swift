@@ -1,0 +1,18 @@
+/// What the head unit makes of a notification (PROTOCOL §4).
+public enum NotificationKind: CaseIterable, Hashable, CustomStringConvertible {
+    /// A turn instruction from a navigation app: shown large.
+    case navigation
+    /// From a music app.
+    case music
+    /// Everything else: dropped, its text never fetched.
+    case other
+
+    /// The `kind` field of the `notification` event.
+    public var description: String {
+        switch self {
+        case .navigation: return "navigation"
+        case .music: return "music"
+        case .other: return "other"
+        }
+    }
+}

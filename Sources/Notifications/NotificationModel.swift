@@ -1,0 +1,121 @@
+import ANCS
+import BluetoothCore
+
+/// A notification the head unit shows: as the ANCS client fetched it, and
+/// what the filter made of it.
+public struct ShownNotification: Equatable {
+    public var notification: ANCSNotification
+    public var kind: NotificationKind
+
+    public var uid: NotificationUID { notification.uid }
+    /// For Maps: usually the distance or the maneuver ("200 m").
+    public var title: String? { notification.title }
+    /// For Maps: usually the instruction ("Turn left onto Main St").
+    public var message: String? { notification.message }
+}
+
+/// What the screen shows, built from the ANCS client's events: the shown
+/// notifications (navigation and music), the current navigation
+/// instruction, and counters of what was dropped. Emits the data of the
+/// `notification` events.
+///
+/// Navigation: the most recently added or changed navigation notification
+/// is the current instruction. A change replaces it; its removal clears it,
+/// and an older navigation notification still present takes its place.
+public final class NotificationModel {
+    public var filter: NotificationFilter
+    /// Shown notifications, the least recently added or changed first.
+    public private(set) var shown: [ShownNotification] = []
+    /// Dropped notifications per category since start (never their text).
+    public private(set) var droppedCounts: [CategoryID: Int] = [:]
+    /// Bumped on every change of what is shown, for the screen to redraw.
+    public private(set) var revision = 0
+    private var events = FIFO<NotificationEvent>()
+
+    public init(filter: NotificationFilter = NotificationFilter()) {
+        self.filter = filter
+    }
+
+    /// The ANCS client's filter: `ANCSClient(..., wantsText: model.wantsText)`.
+    public func wantsText(_ notification: ANCSNotification) -> Bool {
+        filter.kind(of: notification) != .other
+    }
+
+    /// The current turn instruction.
+    public var navigation: ShownNotification? { shown.last { $0.kind == .navigation } }
+
+    /// The music notifications, oldest first.
+    public var music: [ShownNotification] { shown.filter { $0.kind == .music } }
+
+    /// A navigation instruction is up, so the phone should keep updating it
+    /// (feed to `ANCSClient.setNotificationsExpected`).
+    public var expectsUpdates: Bool { navigation != nil }
+
+    public var droppedTotal: Int { droppedCounts.values.reduce(0, +) }
+
+    /// The dropped counters as a list indexed by CategoryID (0...11, the
+    /// reserved categories left out), as the screen's counters take them.
+    public var droppedByCategoryIndex: [Int] {
+        (0...CategoryID.entertainment.rawValue).map { droppedCounts[CategoryID($0)] ?? 0 }
+    }
+
+    public func pollEvent() -> NotificationEvent? { events.popFirst() }
+
+    /// Takes every ANCS event; the ones that do not concern the model are ignored.
+    public func handle(_ event: ANCSEvent) {
+        switch event {
+        case .notificationFetched(let n): fetched(n)
+        case .notificationDropped(let n): dropped(n)
+        case .notificationRemoved(let n): removed(n.uid)
+        case .sessionEnded: clear()
+        case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent:
+            break
+        }
+    }
+
+    /// Forgets everything shown (session end): a removal for each.
+    public func clear() {
+        let all = shown
+        for item in all { removed(item.uid) }
+    }
+
+    // MARK: - Internals
+
+    private func fetched(_ n: ANCSNotification) {
+        let kind = filter.kind(of: n)
+        guard kind != .other else {
+            // The filter changed since the client asked: no longer shown.
+            removed(n.uid)
+            dropped(n)
+            return
+        }
+        let item = ShownNotification(notification: n, kind: kind)
+        let action: NotificationEventAction
+        if let index = shown.firstIndex(where: { $0.uid == n.uid }) {
+            // Moves to the end: the latest change is the current instruction.
+            shown.remove(at: index)
+            action = .updated
+        } else {
+            action = .shown
+        }
+        shown.append(item)
+        revision += 1
+        events.append(NotificationEvent(action: action, uid: n.uid, app: n.app, appName: n.appName, category: n.category,
+                                        kind: kind, title: n.title, message: n.message))
+    }
+
+    private func dropped(_ n: ANCSNotification) {
+        droppedCounts[n.category, default: 0] += 1
+        events.append(NotificationEvent(action: .dropped, uid: n.uid, app: n.app, appName: n.appName,
+                                        category: n.category, kind: filter.kind(of: n)))
+    }
+
+    private func removed(_ uid: NotificationUID) {
+        guard let index = shown.firstIndex(where: { $0.uid == uid }) else { return }
+        let item = shown.remove(at: index)
+        revision += 1
+        let n = item.notification
+        events.append(NotificationEvent(action: .removed, uid: uid, app: n.app, appName: n.appName,
+                                        category: n.category, kind: item.kind, title: n.title, message: n.message))
+    }
+}
