@@ -9,15 +9,8 @@ public enum ScanDuty: Equatable {
     case slow
 }
 
-/// Outcome of one GATT operation on the phone, as far as the pairing rules care.
-public enum RemoteResult: Equatable {
-    case value([UInt8])
-    case done
-    /// The phone answered with an ATT error code.
-    case attError(UInt8)
-    /// No answer: the link went down or the ATT transaction timed out.
-    case failed
-}
+/// Outcome of one GATT operation on the phone (shared with the Apple service clients).
+public typealias RemoteResult = RemoteOperationResult
 
 /// What the routine asks its owner to do.
 public enum PairingAction: Equatable {
