@@ -45,6 +45,8 @@ final class HeadUnit {
     private var timer: EventLoop.TimerID?
     private var pumping = false
     private var console: Console?
+    /// One line for the driver about something to do on the phone.
+    private var hint: String?
     private let startedAt = Clock.now()
 
     init(options: Options) throws(SystemError) {
@@ -366,13 +368,24 @@ final class HeadUnit {
         case .failed(let failure):
             Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
             events.error("pairing", failure.description)
-            if failure == .tooManyAttempts {
-                events.error("pairing", "Remove the pairing on the phone and on the head unit, then pair again")
+            switch failure {
+            case .timeout, .keySizeTooSmall:
+                // No more SMP on this link (timeout), or a link too weak to
+                // use: drop it; the pairing routine reconnects.
+                host.disconnect(handle, reason: .authenticationFailure)
+            case .tooManyAttempts:
+                hint = "Remove the pairing on the iPhone and on the head unit, then pair again"
+                events.error("pairing", hint ?? "")
+            case .local, .remote, .encryption:
+                // Try again; the attempt limiter spaces the retries out and
+                // gives up after repeated failures.
+                sm.secure(now: Clock.now())
             }
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { bonds.delete(for: server) }
-            events.error("bond", "Phone forgot this head unit: pair again")
+            hint = "Phone forgot this head unit: pair again"
+            events.error("bond", hint ?? "")
         }
     }
 
