@@ -16,6 +16,10 @@
 static const int NN_N_HCI = 15;
 /// hci_uart protocol id for plain H4.
 static const int NN_HCI_UART_H4 = 0;
+/// HCIUARTSETFLAGS bit HCI_UART_RAW_DEVICE (drivers/bluetooth/hci_uart.h):
+/// the kernel registers the device unconfigured and never runs its own
+/// initialisation on it (btattach -R).
+static const int NN_HCI_UART_RAW_DEVICE_FLAG = 1 << 0;
 
 static inline unsigned long nn_hciuart_setproto(void) { return _IOW('U', 200, int); }
 static inline unsigned long nn_hciuart_getdevice(void) { return _IOR('U', 202, int); }

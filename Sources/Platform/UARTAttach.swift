@@ -3,9 +3,10 @@ import CBlueZ
 import CLinux
 
 /// Attaches the kernel's hci_uart line discipline to a tty with the H4
-/// protocol, the way btattach does, so the controller behind the UART
-/// becomes a BlueZ device (hciN). The tty must stay open: closing it
-/// detaches the discipline and the device disappears.
+/// protocol, the way `btattach -R` does, so the controller behind the UART
+/// becomes a raw BlueZ device (hciN) that only the head unit talks to.
+/// The tty must stay open: closing it detaches the discipline and the
+/// device disappears.
 enum UARTAttach {
     struct Attached {
         var ttyFD: Int32
@@ -33,6 +34,14 @@ enum UARTAttach {
                 throw SystemError("\(path): the kernel has no hci_uart line discipline (load the hci_uart module)", code: e.code)
             }
             throw e
+        }
+        // A raw device: without it the kernel initialises the new hciN itself
+        // (Read Local Features, LE setup...) before the head unit can bind
+        // its user channel, and a controller that refuses one of those
+        // commands leaves the device in setup for good (EBUSY forever).
+        // Flags must be set before the protocol.
+        guard nn_ioctl_int(fd, nn_hciuart_setflags(), Int(NN_HCI_UART_RAW_DEVICE_FLAG)) == 0 else {
+            throw SystemError("HCIUARTSETFLAGS raw on \(path)")
         }
         guard nn_ioctl_int(fd, nn_hciuart_setproto(), Int(NN_HCI_UART_H4)) == 0 else {
             throw SystemError("HCIUARTSETPROTO H4 on \(path)")
