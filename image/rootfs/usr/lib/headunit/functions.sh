@@ -1,0 +1,96 @@
+# Shell functions shared by the initramfs, the init scripts and the
+# supervisor of the head unit image (busybox sh). Sourced, not run.
+
+# Messages go to the kernel log: `dmesg` shows them all, and the serial
+# console shows the errors (the kernel prints levels below 4 with `quiet`).
+hu_log() { echo "<6>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-init: $*" >&2; }
+hu_error() { echo "<3>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-init: $*" >&2; }
+
+# The value of NAME=VALUE on the kernel command line (empty if absent).
+cmdline_get() {
+	for word in $(cat /proc/cmdline); do
+		case "$word" in "$1"=*) echo "${word#*=}"; return 0 ;; esac
+	done
+	return 1
+}
+
+# Whole seconds since boot.
+uptime_s() {
+	read -r up _ </proc/uptime
+	echo "${up%%.*}"
+}
+
+# The block device of an MBR partition UUID, SSSSSSSS-PP: the disk whose
+# signature (4 bytes at offset 440) is SSSSSSSS, partition PP (hex).
+# busybox has no blkid that knows PARTUUID, and there is no udev here.
+partuuid_device() {
+	signature=${1%-*}
+	number=$((0x${1##*-}))
+	for disk in /sys/block/*; do
+		name=${disk##*/}
+		[ -b "/dev/$name" ] || continue
+		found=$(dd if="/dev/$name" bs=4 skip=110 count=1 2>/dev/null | od -An -tx4 | tr -d ' \n')
+		[ "$found" = "$signature" ] || continue
+		for part in "$disk/$name"*; do
+			[ -f "$part/partition" ] || continue
+			if [ "$(cat "$part/partition")" = "$number" ]; then
+				echo "/dev/${part##*/}"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+
+# A device named like root= does: /dev/NAME or PARTUUID=SSSSSSSS-PP.
+device_of() {
+	case "$1" in
+		PARTUUID=*) partuuid_device "${1#PARTUUID=}" ;;
+		/dev/*) [ -b "$1" ] && echo "$1" ;;
+		*) return 1 ;;
+	esac
+}
+
+# Waits up to $2 seconds (default 10) for device_of $1.
+wait_for_device() {
+	tries=$(( ${2:-10} * 10 ))
+	while [ "$tries" -gt 0 ]; do
+		device_of "$1" && return 0
+		usleep 100000
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+# Waits up to $2 seconds for a path to exist.
+wait_for_path() {
+	tries=$(( $2 * 10 ))
+	while [ ! -e "$1" ] && [ "$tries" -gt 0 ]; do
+		usleep 100000
+		tries=$((tries - 1))
+	done
+	[ -e "$1" ]
+}
+
+# Selects the board: headunit.board= on the command line, else the first
+# board whose BOARD_COMPATIBLE lists a string of the device tree's root
+# "compatible". Sources its configuration (BOARD_NAME, MODULES, HEADUNIT_*).
+board_load() {
+	dir=/etc/headunit/boards
+	name=$(cmdline_get headunit.board)
+	if [ -z "$name" ] && [ -r /proc/device-tree/compatible ]; then
+		for compatible in $(tr '\0' ' ' </proc/device-tree/compatible); do
+			for conf in "$dir"/*.conf; do
+				if (. "$conf"; for c in $BOARD_COMPATIBLE; do [ "$c" = "$compatible" ] && exit 0; done; exit 1); then
+					name=$(basename "$conf" .conf)
+					break 2
+				fi
+			done
+		done
+	fi
+	if [ -z "$name" ] || [ ! -r "$dir/$name.conf" ]; then
+		hu_error "unknown board '${name:-?}' (set headunit.board= on the kernel command line)"
+		return 1
+	fi
+	. "$dir/$name.conf"
+}
