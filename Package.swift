@@ -65,7 +65,9 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
+        // Test workloads that run as their own processes.
+        .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
