@@ -41,11 +41,12 @@ let package = Package(
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
         // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "Platform"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
+                                      "Graphics", "Screens", "Display", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         // Software renderer and FreeType text (sans-I/O: draws into memory).
-        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"]),
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"], linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
         .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
@@ -65,7 +66,9 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore"]),
+        // Test workloads that run as their own processes.
+        .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),

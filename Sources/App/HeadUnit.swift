@@ -1,8 +1,12 @@
+import AMS
+import ANCS
 import ATT
 import BluetoothCore
+import Display
 import GATT
 import HCI
 import L2CAP
+import Notifications
 import Pairing
 import Platform
 import SMP
@@ -19,6 +23,10 @@ final class HeadUnit {
         var tracePath: String?
         var eventsPath: String?
         var consoleDevice: String?
+        var display: DisplaySpec = .none
+        var displayOptions = DisplayOptions()
+        var fontsDirectory: String?
+        var fontFallbacks: [String] = []
     }
 
     let loop: EventLoop
@@ -27,14 +35,14 @@ final class HeadUnit {
     let store: PairingStore
     let bonds: BondStore
     let pairing: PairingRoutine
-    private var host: Host { driver.host }
+    var host: Host { driver.host }
     private var l2cap = L2CAPLayer()
     private let database: GATTDatabase
-    private var bearers: [ConnectionHandle: GATTBearer] = [:]
+    var bearers: [ConnectionHandle: GATTBearer] = [:]
     private var phones: [ConnectionHandle: NavigationNotifierClient] = [:]
     private var security: [ConnectionHandle: SecurityManager] = [:]
     /// The SERVER NAME of the phone on each accepted link.
-    private var servers: [ConnectionHandle: String] = [:]
+    var servers: [ConnectionHandle: String] = [:]
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
     private var pairingConfiguration = PairingConfiguration()
@@ -44,10 +52,18 @@ final class HeadUnit {
     private var started = false
     private var timer: EventLoop.TimerID?
     private var pumping = false
-    private var console: Console?
+    var console: Console?
     /// One line for the driver about something to do on the phone.
-    private var hint: String?
+    var hint: String?
     private let startedAt = Clock.now()
+    /// ANCS and AMS on each encrypted link.
+    var services: [ConnectionHandle: AppleServices] = [:]
+    let notifications = NotificationModel()
+    var nowPlaying: NowPlayingState?
+    /// The passkey on screen while the phone waits for it.
+    var passkeyShown: String?
+    let screen: Screen
+    var screenTimer: EventLoop.TimerID?
 
     init(options: Options) throws(SystemError) {
         loop = try EventLoop()
@@ -61,6 +77,8 @@ final class HeadUnit {
         let clientName = store.clientName()
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
         database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
+        let fonts = options.display == .none ? nil : FontLocator.load(configured: options.fontsDirectory, fallbacks: options.fontFallbacks)
+        screen = Screen(spec: options.display, options: options.displayOptions, fonts: fonts, loop: loop, events: events)
         Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
         driver.onEvent = { [unowned(unsafe) self] event in self.handle(event) }
         loop.onTerminationSignal = { [unowned(unsafe) self] in self.shutDownGracefully() }
@@ -127,8 +145,10 @@ final class HeadUnit {
     func run() {
         events.state(pairing.state)
         driver.start()
+        updateScreen()
         loop.run()
         driver.shutdown()
+        screen.close()
     }
 
     // MARK: - Host events
@@ -165,6 +185,12 @@ final class HeadUnit {
             phones[handle] = nil
             security[handle] = nil
             servers[handle] = nil
+            passkeyShown = nil
+            if let gone = services.removeValue(forKey: handle) {
+                gone.disconnected(now: now)
+                notifications.clear()
+                nowPlaying = nil
+            }
             l2cap.linkDisconnected(handle)
             pairing.disconnected(handle, now: now)
         case let .l2capFrame(handle, frame):
@@ -181,7 +207,7 @@ final class HeadUnit {
 
     // MARK: - Moving work between layers
 
-    private func pump() {
+    func pump() {
         guard !pumping else { return }
         pumping = true
         defer { pumping = false }
@@ -209,6 +235,7 @@ final class HeadUnit {
                     }
                 }
             }
+            progressed = pumpAppleServices(now: now) || progressed
             for (handle, sm) in security {
                 while let output = sm.pollOutput() {
                     progressed = true
@@ -235,18 +262,21 @@ final class HeadUnit {
         }
         driver.flush()
         armTimer()
+        updateScreen()
     }
 
     private func armTimer() {
         var deadline = pairing.nextDeadline
         for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
         for sm in security.values { deadline = earliest(deadline, sm.nextDeadline) }
+        for s in services.values { deadline = earliest(deadline, s.nextDeadline) }
         loop.reschedule(&timer, at: deadline) { [unowned(unsafe) self] in
             self.timer = nil
             let now = Clock.now()
             self.pairing.handleTimeout(now: now)
             for bearer in self.bearers.values { bearer.handleTimeout(now: now) }
             for sm in self.security.values { sm.handleTimeout(now: now) }
+            for s in self.services.values { s.handleTimeout(now: now) }
             self.pump()
         }
     }
@@ -336,6 +366,7 @@ final class HeadUnit {
         case .displayPasskey(let passkey):
             Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
             events.emit("passkey") { $0.field("passkey", passkey.text) }
+            passkeyShown = passkey.text
             console?.say("passkey: \(passkey.text)")
         case .requestPasskey:
             // We never claim a keyboard; a phone that asks anyway is refused.
@@ -359,14 +390,18 @@ final class HeadUnit {
                 j.field("mitm", outcome.mitm)
             }
             if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+            passkeyShown = nil
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             events.emit("encrypted") { j in
                 j.field("server", server)
                 j.field("bonded", linkSecurity.bonded)
             }
+            passkeyShown = nil
+            startAppleServices(handle)
         case .failed(let failure):
             Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
+            passkeyShown = nil
             events.error("pairing", failure.description)
             switch failure {
             case .timeout, .keySizeTooSmall:

@@ -70,28 +70,22 @@ final class NavigationNotifierClient {
     }
 
     private func discover(_ done: @escaping (Result<Handles, GATTError>) -> Void) {
-        bearer.discoverPrimaryServices(uuid: NavigationNotifierUUIDs.service) { [self] result in
-            guard case .success(let services) = result, let service = services.first else {
-                if case .failure(let e) = result { Log.info("pairing", "NavigationNotifier service discovery failed: \(e)") }
-                done(.failure(.att(.attributeNotFound, handle: AttributeHandle(0))))
-                return
-            }
-            bearer.discoverCharacteristics(of: service) { [self] result in
-                guard case .success(let characteristics) = result,
-                      let name = characteristics.first(where: { $0.uuid == NavigationNotifierUUIDs.serverName }),
-                      let paired = characteristics.first(where: { $0.uuid == NavigationNotifierUUIDs.pairedClientName }) else {
+        ServiceDiscovery.discover(NavigationNotifierUUIDs.service, on: bearer) { outcome in
+            switch outcome {
+            case .found(let found):
+                guard let name = found[NavigationNotifierUUIDs.serverName],
+                      let paired = found[NavigationNotifierUUIDs.pairedClientName] else {
                     Log.info("pairing", "NavigationNotifier service lacks its characteristics")
                     done(.failure(.att(.attributeNotFound, handle: AttributeHandle(0))))
                     return
                 }
-                let base = Handles(serverName: name.valueHandle, pairedClientName: paired.valueHandle)
-                bearer.discoverDescriptors(of: paired) { result in
-                    var h = base
-                    if case .success(let descriptors) = result {
-                        h.pairedClientNameCCCD = descriptors.first(where: { $0.uuid == GATTUUID.clientCharacteristicConfiguration })?.handle
-                    }
-                    done(.success(h))
-                }
+                done(.success(Handles(serverName: name.value, pairedClientName: paired.value, pairedClientNameCCCD: paired.cccd)))
+            case .absent:
+                Log.info("pairing", "no NavigationNotifier service on this phone")
+                done(.failure(.att(.attributeNotFound, handle: AttributeHandle(0))))
+            case .failed(let error):
+                Log.info("pairing", "NavigationNotifier service discovery failed: \(error)")
+                done(.failure(error))
             }
         }
     }

@@ -1,0 +1,136 @@
+import BluetoothCore
+import CLinux
+import Display
+import Graphics
+import Platform
+import Screens
+
+/// The head unit's display: renders a `ScreenModel` whenever it differs from
+/// what is on the glass, presents only the damage, reports each frame in
+/// the event log, and reopens an output that failed or is not there yet.
+final class Screen {
+    let device: DisplayDevice
+    private let renderer: ScreenRenderer?
+    private let loop: EventLoop
+    private let events: EventLog
+    private var shown: ScreenModel?
+    private var watch: EventLoop.WatchID?
+    private var retryTimer: EventLoop.TimerID?
+    /// The model to show next; `refresh()` draws it.
+    var model = ScreenModel()
+
+    init(spec: DisplaySpec, options: DisplayOptions, fonts: Fonts?, loop: EventLoop, events: EventLog) {
+        device = DisplayDevice(spec: spec, options: options)
+        renderer = fonts.map { ScreenRenderer(fonts: $0) }
+        self.loop = loop
+        self.events = events
+        if renderer == nil && spec != .none {
+            Log.error("display", "no fonts: nothing will be drawn")
+        }
+        open()
+    }
+
+    var size: Size? { device.canvas?.size }
+
+    /// Draws the model if it changed, and presents the result.
+    func refresh() {
+        guard let renderer, let canvas = device.canvas else { return }
+        guard shown != model else { return }
+        let start = Clock.monotonicMicroseconds()
+        _ = renderer.render(model, on: canvas)
+        let micros = Clock.monotonicMicroseconds() - start
+        device.present(now: Clock.now())
+        shown = model
+        events.emit("frame") { j in
+            j.field("n", device.framesPresented)
+            j.field("render_ms", milliunits: micros)
+        }
+    }
+
+    /// The action under a touch at a point of the panel, if any.
+    func action(at physical: Point) -> ScreenAction? {
+        guard let size = device.canvas?.size else { return nil }
+        let logical = device.options.rotation.logicalPoint(physical: physical, logical: size)
+        return ScreenLayout.hitTest(logical, model: model, size: size)
+    }
+
+    func close() {
+        if let w = watch { loop.unwatch(w) }
+        watch = nil
+        device.close()
+    }
+
+    private func open() {
+        if device.open(now: Clock.now()) {
+            renderer?.invalidate()
+            shown = nil
+            if let fd = device.pollDescriptor {
+                watch = loop.watch(fd) { [unowned(unsafe) self] _ in
+                    self.device.handleReadable(now: Clock.now())
+                    self.checkStillOpen()
+                }
+            }
+            Log.info("display", "\(device.spec) open, \(device.canvas.map { "\($0.size.width)x\($0.size.height)" } ?? "?")")
+            refresh()
+        }
+        scheduleRetry()
+    }
+
+    /// An output that failed closes itself; watch for that and reopen.
+    private func checkStillOpen() {
+        if device.output == nil {
+            if let w = watch { loop.unwatch(w) }
+            watch = nil
+            scheduleRetry()
+        }
+    }
+
+    private func scheduleRetry() {
+        loop.reschedule(&retryTimer, at: device.nextDeadline) { [unowned(unsafe) self] in
+            self.retryTimer = nil
+            self.open()
+        }
+    }
+}
+
+/// Where the fonts are: the image installs them under /usr/share/headunit;
+/// a development build finds the project's fonts/ above the executable.
+enum FontLocator {
+    static let regular = "DejaVuSans.ttf"
+    static let bold = "DejaVuSans-Bold.ttf"
+
+    static func directory(configured: String?) -> String? {
+        var candidates: [String] = []
+        if let c = configured { candidates.append(c) }
+        candidates.append("/usr/share/headunit/fonts")
+        var dir = executableDirectory()
+        while !dir.isEmpty && dir != "/" {
+            candidates.append(dir + "/fonts")
+            guard let slash = dir.lastIndex(of: "/") else { break }
+            dir = String(dir[..<slash])
+        }
+        return candidates.first { access($0 + "/" + regular, R_OK) == 0 }
+    }
+
+    static func load(configured: String?, fallbacks: [String]) -> Fonts? {
+        guard let dir = directory(configured: configured) else {
+            Log.error("display", "no fonts found (looked for \(regular) under /usr/share/headunit/fonts and fonts/)")
+            return nil
+        }
+        do {
+            return try Fonts(regular: dir + "/" + regular, bold: dir + "/" + bold, fallbacks: fallbacks)
+        } catch {
+            Log.error("display", "fonts in \(dir): \(error)")
+            return nil
+        }
+    }
+
+    private static func executableDirectory() -> String {
+        var buffer = [Int8](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "" }
+        let path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
+    }
+}
