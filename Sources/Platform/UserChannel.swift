@@ -15,19 +15,27 @@ enum UserChannel {
             }
             throw e
         }
-        // HCIDEVDOWN on the socket itself: binding the user channel fails
-        // with EBUSY while the kernel has the device up.
-        if nn_ioctl_int(fd, nn_hcidevdown(), Int(device)) < 0 {
+        // Binding the user channel fails with EBUSY while the kernel has the
+        // device up, so bring it down first (on the socket itself), but only
+        // when it is up: HCIDEVDOWN on a device the kernel has just
+        // registered cancels its queued power-on work, which is what ends
+        // the device's setup phase, and binding would then answer EBUSY
+        // until the device is removed.
+        var info = hci_dev_info()
+        info.dev_id = device
+        if nn_ioctl_ptr(fd, nn_hcigetdevinfo(), &info) < 0 {
+            let e = SystemError("HCIGETDEVINFO hci\(device)")
+            FileDescriptor.close(fd)
+            if e.code == ENODEV { throw SystemError("hci\(device): no such Bluetooth device", code: e.code) }
+            throw e
+        }
+        if info.flags & (UInt32(1) << UInt32(HCI_UP)) != 0, nn_ioctl_int(fd, nn_hcidevdown(), Int(device)) < 0 {
             let e = SystemError("HCIDEVDOWN hci\(device)")
-            if e.code == ENODEV {
-                FileDescriptor.close(fd)
-                throw SystemError("hci\(device): no such Bluetooth device", code: e.code)
-            }
             if e.code == EPERM || e.code == EACCES {
                 FileDescriptor.close(fd)
                 throw SystemError("hci\(device): bringing the device down needs CAP_NET_ADMIN (run as root)", code: e.code)
             }
-            // EALREADY and friends: the device is already down.
+            // EALREADY and friends: the device went down meanwhile.
         }
         var address = sockaddr_hci()
         address.hci_family = sa_family_t(AF_BLUETOOTH)
