@@ -52,6 +52,7 @@ final class HeadUnit {
     private var started = false
     private var timer: EventLoop.TimerID?
     private var pumping = false
+    private var repump = false
     var console: Console?
     /// One line for the driver about something to do on the phone.
     var hint: String?
@@ -62,6 +63,8 @@ final class HeadUnit {
     var nowPlaying: NowPlayingState?
     /// The passkey on screen while the phone waits for it.
     var passkeyShown: String?
+    /// The phone's time of day, once read.
+    var phoneClock: PhoneClock?
     let screen: Screen
     var screenTimer: EventLoop.TimerID?
 
@@ -138,6 +141,11 @@ final class HeadUnit {
             let mtu = bearers[link.handle]?.mtu ?? 23
             lines.append("link \(link.handle): \(link.peer), interval \(link.interval), \(link.encrypted ? "encrypted" : "not encrypted"), ATT_MTU \(mtu)")
         }
+        if let clock = phoneClock {
+            lines.append("clock: \(clock.text(at: Clock.now())) (from the phone)")
+        } else {
+            lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
+        }
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         return lines.joined(separator: "\n")
     }
@@ -208,13 +216,22 @@ final class HeadUnit {
     // MARK: - Moving work between layers
 
     func pump() {
-        guard !pumping else { return }
+        // An input that arrives while pumping (flushing the driver delivers
+        // host events) asks for another round instead of being left queued.
+        guard !pumping else {
+            repump = true
+            return
+        }
         pumping = true
         defer { pumping = false }
         let now = Clock.now()
         var progressed = true
         while progressed {
             progressed = false
+            if repump {
+                repump = false
+                progressed = true
+            }
             while let action = pairing.pollAction() {
                 perform(action)
                 progressed = true
@@ -259,8 +276,10 @@ final class HeadUnit {
                     host.send(.leConnectionUpdate(handle, parameters))
                 }
             }
+            // Writing out can deliver host events, which may ask for more.
+            driver.flush()
+            if repump { progressed = true }
         }
-        driver.flush()
         armTimer()
         updateScreen()
     }

@@ -25,6 +25,7 @@ from bumble.transport.common import AsyncPipeSink
 from ..controller import CorrectedController, SimulatedLink
 from . import gatt_policy
 from .apple_services import AmsService, AncsService, require_encryption
+from .current_time import CurrentTimeService
 from .identity import PhoneIdentity, resolvable_private_address
 from .navigation_service import (
     PAIRED_CLIENT_NAME,
@@ -143,6 +144,7 @@ class Phone:
             lambda: self.server_name, self.paired, self._on_gatt_read, self._on_gatt_write
         )
         self.ancs = AncsService(lambda connection, name, value: self._on_apple_write('ancs_write', connection, name, value))
+        self.clock = CurrentTimeService()
         self.ams = AmsService(lambda connection, name, value: self._on_apple_write('ams_write', connection, name, value))
         self.device = self._make_device()
         self._characteristic_names = {
@@ -167,7 +169,8 @@ class Phone:
         device.add_service(self.service)
         device.add_service(self.ancs)
         device.add_service(self.ams)
-        require_encryption(device.gatt_server, [self.ancs, self.ams])
+        device.add_service(self.clock)
+        require_encryption(device.gatt_server, [self.ancs, self.ams, self.clock])
         gatt_policy.enforce(device.gatt_server, self.security.link_security())
         device.on('connection', self._on_connection)
         device.on('characteristic_subscription', self._on_subscription)
