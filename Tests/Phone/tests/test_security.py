@@ -102,8 +102,9 @@ class SecurityTests(SimulatorTestCase):
         self.assertTrue(paired['peer_irk'])
         self.assertEqual(self.anna.state()['bonds'], ['C0:98:76:54:32:10'])
         control_point = self.characteristic(peer, ANCS_CONTROL_POINT_UUID)
-        self.assertIsNone(await self.att_error(control_point.write_value(b'\x00', with_response=True)))
-        await self.sim.wait_for('ancs_write', phone='anna', characteristic='control_point')
+        # Past the security checks: ANCS itself reads the write (a lone CommandID is malformed).
+        self.assertEqual(await self.att_error(control_point.write_value(b'\x00', with_response=True)), 0xA1)
+        await self.sim.wait_for('ancs_request', phone='anna', result='0xA1')
         await self.characteristic(peer, ANCS_NOTIFICATION_SOURCE_UUID).subscribe(lambda _value: None)
         # The central learnt the phone's identity: its public address.
         all_keys = dict(await self.central.keystore.get_all())
@@ -161,7 +162,7 @@ class SecurityTests(SimulatorTestCase):
         await connection.encrypt()
         encrypted = await self.sim.wait_for('encrypted', phone='anna', after=mark)
         self.assertTrue(encrypted['encrypted'] and encrypted['bonded'] and encrypted['authenticated'])
-        self.assertIsNone(await self.att_error(control_point.write_value(b'\x00', with_response=True)))
+        self.assertEqual(await self.att_error(control_point.write_value(b'\x00', with_response=True)), 0xA1)
         # Forget This Device: the next encryption attempt finds no key.
         mark = self.sim.event_mark()
         await connection.disconnect()
