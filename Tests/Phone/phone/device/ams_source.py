@@ -100,9 +100,7 @@ class MediaSource:
         return self.player.summary()
 
     async def set_playlist(self, tracks: list[Track], index: int = 0, player: str | None = None) -> dict:
-        if player is not None:
-            self.player.name = str(player)
-        self.player.set_playlist(tracks, index)
+        self.player.set_playlist(tracks, index, player)
         await self.changed('set_playlist')
         return self.player.summary()
 

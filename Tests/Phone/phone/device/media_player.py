@@ -199,12 +199,17 @@ class MediaPlayer:
             self.queue_count = self.queue_index + 1
         self.set_playback(state, elapsed=elapsed)
 
-    def set_playlist(self, tracks: list[Track], index: int = 0) -> None:
+    def set_playlist(self, tracks: list[Track], index: int = 0, player: str | None = None) -> None:
+        """A queue of tracks (Next and Previous move in it), starting at `index`;
+        a player that was not there yet starts playing."""
+        state = STATE_NAMES[self.state] if self.active else 'playing'
         self.playlist = list(tracks)
         if self.playlist:
             index = min(max(index, 0), len(self.playlist) - 1)
-            self.play_track(self.playlist[index], queue_index=index, queue_count=len(self.playlist),
-                            state=STATE_NAMES[self.state] if self.active else 'playing')
+            self.play_track(self.playlist[index], player=player, queue_index=index, queue_count=len(self.playlist),
+                            state=state)
+        elif player is not None:
+            self.name = str(player)
 
     def stop(self) -> None:
         """The media app goes away: no player."""
