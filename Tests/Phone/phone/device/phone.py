@@ -206,6 +206,10 @@ class Phone:
     def _emit(self, event: str, **fields) -> None:
         self._emit_raw({'event': event, 'phone': self.name, **fields})
 
+    def report(self, event: str, **fields) -> None:
+        """Emit an event on this phone's behalf (scenario helpers use it)."""
+        self._emit(event, **fields)
+
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
