@@ -122,3 +122,26 @@ SCENARIOS = {
     'music': music_changes,
     'chat_and_mail': chat_and_mail,
 }
+
+
+async def demo(phone, interval: float = 2.0, cycles: int | None = None) -> None:
+    """The demo: wait until a head unit runs an ANCS session with the phone, then
+    play the scenarios again and again (`cycles` times; None: for ever): private
+    chat and mail, music changes, a Maps drive. A phone that loses its head unit
+    waits for it again before the next step."""
+    done = 0
+    steps = (
+        lambda: chat_and_mail(phone, interval=interval),
+        lambda: music_changes(phone, interval=interval, notify_app='com.spotify.client'),
+        lambda: maps_navigation(phone, interval=interval),
+    )
+    while cycles is None or done < cycles:
+        for step in steps:
+            while not phone.notifications.sessions:
+                await asyncio.sleep(0.5)
+            await step()
+            await asyncio.sleep(interval)
+        # Clear what piled up so the next round starts from an empty notification centre.
+        for notification in list(phone.notifications.notifications.values()):
+            await phone.notifications.remove(notification, reason='demo round over')
+        done += 1

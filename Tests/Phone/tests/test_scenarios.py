@@ -78,5 +78,14 @@ class ScenarioTests(PairedPhoneTestCase):
         self.assertEqual(attributes[0][1], scenarios.PLAYLIST[-1].title.encode())
 
 
+    async def test_demo_round(self) -> None:
+        await asyncio.wait_for(scenarios.demo(self.anna, interval=0, cycles=1), 10)
+        order = [e['scenario'] for e in self.sim.events if e['event'] == 'scenario' and e['step'] == 'done']
+        self.assertEqual(order, ['chat_and_mail', 'music', 'maps'])
+        self.assertEqual(self.anna.list_notifications(), [])
+        removed = [notification_source(v) for v in await self.drain(self.source) if v[0] == 2]
+        self.assertEqual(len(removed), 4)  # chat, mail, music; the drive ended by itself
+
+
 if __name__ == '__main__':
     unittest.main()
