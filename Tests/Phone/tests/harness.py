@@ -194,6 +194,17 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
         return [e for e in self.sim.events if e.get('event') == 'hci_violation']
 
 
+def just_works_pairing(_connection=None) -> PairingConfig:
+    """A head unit without IO: Just Works, Secure Connections, bonding."""
+    return PairingConfig(
+        sc=True,
+        mitm=False,
+        bonding=True,
+        delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
+        identity_address_type=PairingConfig.AddressType.RANDOM,
+    )
+
+
 class PairedPhoneTestCase(SimulatorTestCase):
     """A phone (`self.anna`) and a Bumble central that connects, pairs (Just Works,
     bonded) and encrypts: the state in which ANCS and AMS answer.
@@ -207,13 +218,7 @@ class PairedPhoneTestCase(SimulatorTestCase):
         await super().asyncSetUp()
         self.anna = await self.sim.add_phone('anna', mtu=self.phone_mtu)
         self.central, self.transport, _tap = await bumble_central(self.port)
-        self.central.pairing_config_factory = lambda _connection: PairingConfig(
-            sc=True,
-            mitm=False,
-            bonding=True,
-            delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
-            identity_address_type=PairingConfig.AddressType.RANDOM,
-        )
+        self.central.pairing_config_factory = just_works_pairing
 
     async def asyncTearDown(self) -> None:
         await self.transport.close()

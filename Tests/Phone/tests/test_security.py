@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import unittest
 
-from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover
+from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover, just_works_pairing
 
 from bumble import att, hci
 from bumble.device import Peer
@@ -179,13 +179,7 @@ class JustWorksTests(SimulatorTestCase):
         await super().asyncSetUp()
         self.anna = await self.sim.add_phone('anna', pairing='manual')
         self.central, self.transport, _tap = await bumble_central(self.port)
-        self.central.pairing_config_factory = lambda _connection: PairingConfig(
-            sc=True,
-            mitm=False,
-            bonding=True,
-            delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
-            identity_address_type=PairingConfig.AddressType.RANDOM,
-        )
+        self.central.pairing_config_factory = just_works_pairing
 
     async def asyncTearDown(self) -> None:
         await self.transport.close()
@@ -220,13 +214,7 @@ class PersistenceTests(unittest.IsolatedAsyncioTestCase):
             port = await sim.start(0)
             anna = await sim.add_phone('anna')
             central, transport, _tap = await bumble_central(port)
-            central.pairing_config_factory = lambda _connection: PairingConfig(
-                sc=True,
-                mitm=False,
-                bonding=True,
-                delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
-                identity_address_type=PairingConfig.AddressType.RANDOM,
-            )
+            central.pairing_config_factory = just_works_pairing
             connection = await central.connect(
                 anna.device.random_address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5
             )
