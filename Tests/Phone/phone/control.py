@@ -62,13 +62,16 @@ class ControlProtocol:
             'ping': self._ping,
             'quit': self._quit,
         }
+        from .apple_commands import register as register_apple_commands
+
+        register_apple_commands(self)
 
     @property
     def command_names(self) -> list[str]:
         return sorted(self._commands)
 
     def register(self, name: str, handler: Callable[[dict], Awaitable[dict]]) -> None:
-        """Room for later commands (ANCS, AMS) without touching this file."""
+        """Commands defined elsewhere (apple_commands.py: ANCS, AMS, scenarios)."""
         self._commands[name] = handler
 
     async def handle_line(self, line: str) -> dict | None:
