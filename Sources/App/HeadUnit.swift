@@ -46,6 +46,7 @@ final class HeadUnit {
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
     private var pairingConfiguration = PairingConfiguration()
+    private var bondCache: (server: String, bond: BondRecord?)?
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
@@ -175,6 +176,7 @@ final class HeadUnit {
             events.error("controller", reason)
         case .advertisingReport(let report):
             guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            guard isPossiblyRememberedPhone(entry.address) else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -332,6 +334,7 @@ final class HeadUnit {
             Log.info("headunit", "forgetting \(server) and its bond")
             store.forgetServer()
             bonds.delete(for: server)
+            bondCache = nil
         case .stateChanged(let state):
             Log.info("headunit", "state: \(state.text)")
             events.state(state)
@@ -340,6 +343,26 @@ final class HeadUnit {
             startSecurity(handle, server: server)
         }
         _ = now
+    }
+
+    /// With a bonded phone remembered, a resolvable private address that
+    /// its IRK does not resolve belongs to some other phone: not worth a
+    /// connection. (An identity address is compared directly.)
+    private func isPossiblyRememberedPhone(_ address: BluetoothAddress) -> Bool {
+        guard let server = pairing.rememberedServer, let bond = rememberedBond(server) else { return true }
+        if address.isResolvablePrivate, let irk = bond.peerIRK {
+            return irk.resolves(address)
+        }
+        if address.isNonResolvablePrivate { return false }
+        return bond.peerIRK == nil || bond.matches(address)
+    }
+
+    /// The bond of the remembered phone, read once and kept until it changes.
+    private func rememberedBond(_ server: String) -> BondRecord? {
+        if let cached = bondCache, cached.server == server { return cached.bond }
+        let bond = bonds.bond(for: server)
+        bondCache = (server, bond)
+        return bond
     }
 
     // MARK: - Security
@@ -408,7 +431,10 @@ final class HeadUnit {
                 j.field("secure_connections", outcome.secureConnections)
                 j.field("mitm", outcome.mitm)
             }
-            if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+            if let bond = outcome.bond, let server {
+                bonds.save(bond, for: server)
+                bondCache = nil
+            }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
@@ -438,6 +464,7 @@ final class HeadUnit {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { bonds.delete(for: server) }
+            bondCache = nil
             hint = "Phone forgot this head unit: pair again"
             events.error("bond", hint ?? "")
         }

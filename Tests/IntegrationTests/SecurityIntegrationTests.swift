@@ -86,6 +86,30 @@ import Testing
         #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
     }
 
+    @Test func bondedPhoneIsRecognisedByItsIRKBeforeConnecting() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let first = try pairFirstTime(phone, name: "irk")
+        #expect(first.waitFor("encrypted", timeout: 30) != nil)
+        first.stop()
+        // While the car is off, Anna's phone goes quiet and another
+        // NavigationNotifier phone, free to pair, is around.
+        try phone.command("power_off", ["phone": "anna"])
+        try phone.command("rotate_address", ["phone": "anna"])
+        try phone.command("add_phone", ["name": "bob", "server_name": "Bob-iPhone"])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: first.stateDirectory, name: "irk2")
+        defer { unit.stop() }
+        #expect(unit.waitForState("remembered"))
+        Thread.sleep(forTimeInterval: 3)
+        try phone.command("power_on", ["phone": "anna"])
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        // Bob's addresses did not resolve with Anna's IRK: never connected to.
+        let bobConnected = phone.events.all.compactMap(PhoneSimulator.parse).contains {
+            $0["event"] as? String == "connected" && $0["phone"] as? String == "bob"
+        }
+        #expect(!bobConnected)
+    }
+
     @Test func phoneThatForgotTheBondIsPairedAgain() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
