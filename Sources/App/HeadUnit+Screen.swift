@@ -1,4 +1,5 @@
 import AMS
+import ANCS
 import BluetoothCore
 import CLinux
 import Notifications

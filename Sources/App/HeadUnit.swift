@@ -4,6 +4,7 @@ import ATT
 import BluetoothCore
 import Display
 import GATT
+import Graphics
 import HCI
 import L2CAP
 import Notifications
