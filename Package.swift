@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
