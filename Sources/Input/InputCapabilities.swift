@@ -1,3 +1,5 @@
+import AMS
+
 /// What a device says it can report, gathered by the platform with the
 /// EVIOCGBIT, EVIOCGPROP and EVIOCGABS ioctls; classified here so the rules
 /// are tested without devices.
