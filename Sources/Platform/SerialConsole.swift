@@ -113,24 +113,12 @@ public final class SerialConsole {
         tio.c_cflag |= tcflag_t(CS8 | CREAD | CLOCAL)
         tio.c_lflag |= tcflag_t(ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN)
         tio.c_lflag &= ~tcflag_t(ISIG | ECHONL | NOFLSH | TOSTOP)
-        guard let speed = speedConstant(baud) else { throw SystemError("console: unsupported baud rate \(baud)", code: EINVAL) }
-        guard cfsetspeed(&tio, speed) == 0, tcsetattr(fd, TCSANOW, &tio) == 0 else { throw SystemError("tcsetattr") }
-    }
-
-    static func speedConstant(_ baud: Int) -> speed_t? {
-        switch baud {
-        case 9600: return speed_t(B9600)
-        case 19200: return speed_t(B19200)
-        case 38400: return speed_t(B38400)
-        case 57600: return speed_t(B57600)
-        case 115_200: return speed_t(B115200)
-        case 230_400: return speed_t(B230400)
-        case 460_800: return speed_t(B460800)
-        case 921_600: return speed_t(B921600)
-        case 1_500_000: return speed_t(B1500000)
-        case 3_000_000: return speed_t(B3000000)
-        default: return nil
+        // glibc's cfsetspeed takes the rate as a number as well as a B
+        // constant, and refuses rates the kernel has no constant for.
+        guard baud > 0, cfsetspeed(&tio, speed_t(baud)) == 0 else {
+            throw SystemError("console: unsupported baud rate \(baud)", code: EINVAL)
         }
+        guard tcsetattr(fd, TCSANOW, &tio) == 0 else { throw SystemError("tcsetattr") }
     }
 
     // MARK: - Input
