@@ -24,6 +24,9 @@ public final class InputDevices {
     public private(set) var settings: InputSettings
     public private(set) var panelWidth: Int
     public private(set) var panelHeight: Int
+    /// While the directory is missing (no input device since boot), look
+    /// for it again this often.
+    public var directoryRetryMilliseconds: Int64 = 5000
 
     private final class Device {
         let path: String
@@ -51,8 +54,6 @@ public final class InputDevices {
 
     static let retryMilliseconds: Int64 = 500
     static let attempts = 10
-    /// The directory itself is missing (no input device since boot): look again this often.
-    static let directoryRetryMilliseconds: Int64 = 5000
     static let readSize = EvdevDecoder.eventSize * 64
 
     public init(loop: EventLoop, settings: InputSettings = InputSettings(), panelWidth: Int, panelHeight: Int,
@@ -121,11 +122,11 @@ public final class InputDevices {
         if inotify_add_watch(inotifyFD, directory, mask) < 0 {
             let error = SystemError("watch \(directory)")
             if error.code == ENOENT {
-                Log.info("input", "\(directory) does not exist (yet); looking again every \(InputDevices.directoryRetryMilliseconds / 1000) s")
+                Log.info("input", "\(directory) does not exist (yet); looking again every \(directoryRetryMilliseconds / 1000) s")
             } else {
-                Log.error("input", "\(error); looking again every \(InputDevices.directoryRetryMilliseconds / 1000) s")
+                Log.error("input", "\(error); looking again every \(directoryRetryMilliseconds / 1000) s")
             }
-            loop.reschedule(&retryTimer, at: Clock.now().adding(milliseconds: InputDevices.directoryRetryMilliseconds)) {
+            loop.reschedule(&retryTimer, at: Clock.now().adding(milliseconds: directoryRetryMilliseconds)) {
                 [unowned(unsafe) self] in
                 self.retryTimer = nil
                 self.watchDirectory()
@@ -162,11 +163,21 @@ public final class InputDevices {
                 return
             }
             guard let bytes = chunk, !bytes.isEmpty else { return }
-            for record in InotifyRecord.parse(bytes) { changed(record) }
+            for record in InotifyRecord.parse(bytes) {
+                // After a restart the rest of this batch is about the old watch.
+                if !changed(record) { return }
+            }
         }
     }
 
-    private func changed(_ record: InotifyRecord) {
+    /// False when the watch was set up again.
+    private func changed(_ record: InotifyRecord) -> Bool {
+        if record.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            // Events were lost: look at what is there now.
+            Log.info("input", "inotify queue overflowed; rescanning \(directory)")
+            scan()
+            return true
+        }
         if record.mask & UInt32(IN_DELETE_SELF | IN_IGNORED) != 0 {
             // The directory went away (devtmpfs remounted): start over.
             Log.warning("input", "\(directory) disappeared; watching for it again")
@@ -176,9 +187,9 @@ public final class InputDevices {
             FileDescriptor.close(inotifyFD)
             inotifyFD = -1
             watchDirectory()
-            return
+            return false
         }
-        guard InputDevices.isEventNode(record.name) else { return }
+        guard InputDevices.isEventNode(record.name) else { return true }
         let p = path(record.name)
         if record.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
             pending[p] = nil
@@ -194,6 +205,7 @@ public final class InputDevices {
             // udev has set the permissions we were waiting for.
             open(p)
         }
+        return true
     }
 
     // MARK: - Devices

@@ -96,14 +96,29 @@ import Testing
         #expect(devices.openDevices.isEmpty)
     }
 
-    @Test func missingDirectoryIsWaitedFor() throws {
+    @Test func missingOrRemovedDirectoryIsWaitedFor() throws {
         let dir = try makeFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loop = try EventLoop()
-        let devices = InputDevices(loop: loop, panelWidth: 800, panelHeight: 480, directory: dir + "/input",
+        let input = dir + "/input"
+        let devices = InputDevices(loop: loop, panelWidth: 800, panelHeight: 480, directory: input,
                                    probe: probe(["event3": touchAndKeys]))
+        devices.directoryRetryMilliseconds = 50
         devices.start() // logs and retries; never fails
         #expect(devices.openDevices.isEmpty)
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
+        #expect(mkfifo(input + "/event3", 0o600) == 0)
+        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
+        #expect(devices.openDevices.map { $0.path } == [input + "/event3"])
+        // The folder goes away and comes back.
+        #expect(unlink(input + "/event3") == 0)
+        #expect(rmdir(input) == 0)
+        loop.run(until: Clock.now().adding(milliseconds: 200)) { true }
+        #expect(devices.openDevices.isEmpty)
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
+        #expect(mkfifo(input + "/event3", 0o600) == 0)
+        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
+        #expect(devices.openDevices.map { $0.path } == [input + "/event3"])
         devices.stop()
     }
 
