@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import GATT
 import Notifications
 import Platform
 
@@ -15,6 +16,27 @@ extension HeadUnit {
         s.onProgress = { [unowned(unsafe) self] in self.pump() }
         services[handle] = s
         s.start(now: Clock.now())
+        readPhoneClock(bearer)
+    }
+
+    /// Reads the phone's Current Time Service once per connection; a phone
+    /// without one leaves the head unit on its own clock.
+    private func readPhoneClock(_ bearer: GATTBearer) {
+        ServiceDiscovery.discover(PhoneClock.service, on: bearer) { [unowned(unsafe) self] outcome in
+            guard case .found(let found) = outcome, let time = found[PhoneClock.currentTime] else {
+                Log.info("clock", "the phone has no Current Time Service")
+                return
+            }
+            bearer.read(time.value) { [unowned(unsafe) self] result in
+                guard case .success(let bytes) = result, let clock = PhoneClock(currentTime: bytes, at: Clock.now()) else {
+                    Log.warning("clock", "the phone's current time could not be read")
+                    return
+                }
+                phoneClock = clock
+                Log.info("clock", "time from the phone: \(clock.text(at: Clock.now()))")
+                pump()
+            }
+        }
     }
 
     /// Moves ANCS/AMS actions to GATT and their events to the model and the

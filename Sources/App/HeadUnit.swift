@@ -4,6 +4,7 @@ import ATT
 import BluetoothCore
 import Display
 import GATT
+import Graphics
 import HCI
 import L2CAP
 import Notifications
@@ -46,12 +47,14 @@ final class HeadUnit {
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
     private var pairingConfiguration = PairingConfiguration()
+    private var bondCache: (server: String, bond: BondRecord?)?
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
     private var started = false
     private var timer: EventLoop.TimerID?
     private var pumping = false
+    private var repump = false
     var console: Console?
     /// One line for the driver about something to do on the phone.
     var hint: String?
@@ -62,6 +65,8 @@ final class HeadUnit {
     var nowPlaying: NowPlayingState?
     /// The passkey on screen while the phone waits for it.
     var passkeyShown: String?
+    /// The phone's time of day, once read.
+    var phoneClock: PhoneClock?
     let screen: Screen
     var screenTimer: EventLoop.TimerID?
 
@@ -138,6 +143,11 @@ final class HeadUnit {
             let mtu = bearers[link.handle]?.mtu ?? 23
             lines.append("link \(link.handle): \(link.peer), interval \(link.interval), \(link.encrypted ? "encrypted" : "not encrypted"), ATT_MTU \(mtu)")
         }
+        if let clock = phoneClock {
+            lines.append("clock: \(clock.text(at: Clock.now())) (from the phone)")
+        } else {
+            lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
+        }
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         return lines.joined(separator: "\n")
     }
@@ -167,6 +177,7 @@ final class HeadUnit {
             events.error("controller", reason)
         case .advertisingReport(let report):
             guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            guard isPossiblyRememberedPhone(entry.address) else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -208,13 +219,22 @@ final class HeadUnit {
     // MARK: - Moving work between layers
 
     func pump() {
-        guard !pumping else { return }
+        // An input that arrives while pumping (flushing the driver delivers
+        // host events) asks for another round instead of being left queued.
+        guard !pumping else {
+            repump = true
+            return
+        }
         pumping = true
         defer { pumping = false }
         let now = Clock.now()
         var progressed = true
         while progressed {
             progressed = false
+            if repump {
+                repump = false
+                progressed = true
+            }
             while let action = pairing.pollAction() {
                 perform(action)
                 progressed = true
@@ -259,8 +279,10 @@ final class HeadUnit {
                     host.send(.leConnectionUpdate(handle, parameters))
                 }
             }
+            // Writing out can deliver host events, which may ask for more.
+            driver.flush()
+            if repump { progressed = true }
         }
-        driver.flush()
         armTimer()
         updateScreen()
     }
@@ -313,6 +335,7 @@ final class HeadUnit {
             Log.info("headunit", "forgetting \(server) and its bond")
             store.forgetServer()
             bonds.delete(for: server)
+            bondCache = nil
         case .stateChanged(let state):
             Log.info("headunit", "state: \(state.text)")
             events.state(state)
@@ -321,6 +344,26 @@ final class HeadUnit {
             startSecurity(handle, server: server)
         }
         _ = now
+    }
+
+    /// With a bonded phone remembered, a resolvable private address that
+    /// its IRK does not resolve belongs to some other phone: not worth a
+    /// connection. (An identity address is compared directly.)
+    private func isPossiblyRememberedPhone(_ address: BluetoothAddress) -> Bool {
+        guard let server = pairing.rememberedServer, let bond = rememberedBond(server) else { return true }
+        if address.isResolvablePrivate, let irk = bond.peerIRK {
+            return irk.resolves(address)
+        }
+        if address.isNonResolvablePrivate { return false }
+        return bond.peerIRK == nil || bond.matches(address)
+    }
+
+    /// The bond of the remembered phone, read once and kept until it changes.
+    private func rememberedBond(_ server: String) -> BondRecord? {
+        if let cached = bondCache, cached.server == server { return cached.bond }
+        let bond = bonds.bond(for: server)
+        bondCache = (server, bond)
+        return bond
     }
 
     // MARK: - Security
@@ -389,7 +432,10 @@ final class HeadUnit {
                 j.field("secure_connections", outcome.secureConnections)
                 j.field("mitm", outcome.mitm)
             }
-            if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+            if let bond = outcome.bond, let server {
+                bonds.save(bond, for: server)
+                bondCache = nil
+            }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
@@ -419,6 +465,7 @@ final class HeadUnit {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { bonds.delete(for: server) }
+            bondCache = nil
             hint = "Phone forgot this head unit: pair again"
             events.error("bond", hint ?? "")
         }

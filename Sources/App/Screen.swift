@@ -39,8 +39,10 @@ final class Screen {
         let start = Clock.monotonicMicroseconds()
         _ = renderer.render(model, on: canvas)
         let micros = Clock.monotonicMicroseconds() - start
+        let before = device.framesPresented
         device.present(now: Clock.now())
         shown = model
+        guard device.framesPresented > before else { return }
         events.emit("frame") { j in
             j.field("n", device.framesPresented)
             j.field("render_ms", milliunits: micros)
