@@ -121,8 +121,8 @@ class RaspberryPi4Image(unittest.TestCase):
                      "/usr/share/headunit/fonts/DejaVuSans.ttf", "/etc/headunit.conf", "/usr/share/headunit/fonts/DejaVuSans-Bold.ttf"):
             self.assertIn(path, files)
         modules = {os.path.basename(p) for p in files if p.endswith(".ko")}
-        for module in ("hci_uart.ko", "btbcm.ko", "bluetooth.ko", "vc4.ko", "bcm2835_wdt.ko", "ext4.ko",
-                       "iproc-rng200.ko"):
+        for module in ("hci_uart.ko", "btbcm.ko", "bluetooth.ko", "vc4.ko", "snd-soc-hdmi-codec.ko",
+                       "bcm2835_wdt.ko", "ext4.ko", "iproc-rng200.ko"):
             self.assertIn(module, modules)
         self.assertNotIn("v3d.ko", modules, "v3d would take /dev/dri/card0 from the display")
 
