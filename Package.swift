@@ -49,7 +49,7 @@ let package = Package(
                                          "Platform", "Input"]),
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Platform"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         // Software renderer and FreeType text (sans-I/O: draws into memory).

@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import Config
 import GATT
 import Notifications
 import Platform
@@ -11,7 +12,7 @@ extension HeadUnit {
     func startAppleServices(_ handle: ConnectionHandle) {
         guard services[handle] == nil, let bearer = bearers[handle] else { return }
         let model = notifications
-        let ancs = ANCSClient(connection: handle, wantsText: { model.wantsText($0) })
+        let ancs = ANCSClient(connection: handle, configuration: configuration.ancs(), wantsText: { model.wantsText($0) })
         let s = AppleServices(handle: handle, bearer: bearer, ancs: ancs, ams: AMSClient(connection: handle))
         s.onProgress = { [unowned(unsafe) self] in self.pump() }
         services[handle] = s
