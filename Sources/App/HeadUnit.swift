@@ -35,6 +35,7 @@ final class HeadUnit {
     let events: EventLog
     let store: PairingStore
     let bonds: BondStore
+    let stateFiles: StateFiles
     let pairing: PairingRoutine
     var host: Host { driver.host }
     private var l2cap = L2CAPLayer()
@@ -86,6 +87,7 @@ final class HeadUnit {
         events = EventLog(path: options.eventsPath)
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
+        stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
         let clientName = store.clientName()
