@@ -49,7 +49,7 @@ let package = Package(
                                          "Platform", "Input"]),
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Platform"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         // Software renderer and FreeType text (sans-I/O: draws into memory).
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore"]),
         // Test workloads that run as their own processes.
         .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
-        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),

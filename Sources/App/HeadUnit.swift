@@ -11,6 +11,8 @@ import Notifications
 import Pairing
 import Platform
 import SMP
+import Console
+import Config
 
 /// The running head unit: one event loop driving the HCI host, L2CAP, a
 /// GATT bearer per link and the pairing routine, with the event log and the
@@ -25,9 +27,7 @@ final class HeadUnit {
         var eventsPath: String?
         var consoleDevice: String?
         var display: DisplaySpec = .none
-        var displayOptions = DisplayOptions()
-        var fontsDirectory: String?
-        var fontFallbacks: [String] = []
+        var configuration = HeadUnitConfiguration()
     }
 
     let loop: EventLoop
@@ -35,6 +35,7 @@ final class HeadUnit {
     let events: EventLog
     let store: PairingStore
     let bonds: BondStore
+    let stateFiles: StateFiles
     let pairing: PairingRoutine
     var host: Host { driver.host }
     private var l2cap = L2CAPLayer()
@@ -46,7 +47,7 @@ final class HeadUnit {
     var servers: [ConnectionHandle: String] = [:]
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
-    private var pairingConfiguration = PairingConfiguration()
+    private let pairingConfiguration: PairingConfiguration
     private var bondCache: (server: String, bond: BondRecord?)?
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
@@ -61,29 +62,40 @@ final class HeadUnit {
     private let startedAt = Clock.now()
     /// ANCS and AMS on each encrypted link.
     var services: [ConnectionHandle: AppleServices] = [:]
-    let notifications = NotificationModel()
+    let notifications: NotificationModel
+    let configuration: HeadUnitConfiguration
+    /// The process exit status once the loop ends (`reboot` sets it).
+    var exitStatus: Int32 = 0
+    var input: InputDevices?
     var nowPlaying: NowPlayingState?
     /// The passkey on screen while the phone waits for it.
     var passkeyShown: String?
+    /// The link whose Numeric Comparison waits for the confirm key.
+    var comparisonPending: ConnectionHandle?
     /// The phone's time of day, once read.
     var phoneClock: PhoneClock?
     let screen: Screen
     var screenTimer: EventLoop.TimerID?
 
     init(options: Options) throws(SystemError) {
+        configuration = options.configuration
+        pairingConfiguration = options.configuration.pairing
+        notifications = NotificationModel(filter: options.configuration.filter)
         loop = try EventLoop()
         driver = HCIDriver(spec: options.spec, loop: loop)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
         events = EventLog(path: options.eventsPath)
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
+        stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
         let clientName = store.clientName()
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
-        database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
-        let fonts = options.display == .none ? nil : FontLocator.load(configured: options.fontsDirectory, fallbacks: options.fontFallbacks)
-        screen = Screen(spec: options.display, options: options.displayOptions, fonts: fonts, loop: loop, events: events)
+        database = GATTDatabase(deviceName: configuration.deviceName ?? "NavigationNotifier \(clientName)")
+        let fonts = options.display == .none ? nil
+            : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
+        screen = Screen(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
         Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
         driver.onEvent = { [unowned(unsafe) self] event in self.handle(event) }
         loop.onTerminationSignal = { [unowned(unsafe) self] in self.shutDownGracefully() }
@@ -112,28 +124,7 @@ final class HeadUnit {
 
     // MARK: - Console
 
-    private func consoleCommand(_ command: ConsoleCommand) {
-        let now = Clock.now()
-        switch command {
-        case .status:
-            console?.say(statusText())
-        case .scan, .connect:
-            pairing.discover(now: now)
-        case .disconnect:
-            pairing.userDisconnect(now: now)
-        case .unpair:
-            pairing.userUnpair(now: now)
-        case .version:
-            console?.say("headunit \(Version.string)")
-        case .log(let name):
-            if let level = LogLevel(name: name) { Log.level = level }
-        case .help, .empty, .invalid:
-            break
-        }
-        pump()
-    }
-
-    private func statusText() -> String {
+    func statusText() -> String {
         var lines: [String] = []
         lines.append("state: \(pairing.state.text)")
         lines.append("client name: \(pairing.clientName)")
@@ -152,13 +143,16 @@ final class HeadUnit {
         return lines.joined(separator: "\n")
     }
 
-    func run() {
+    func run() -> Int32 {
         events.state(pairing.state)
         driver.start()
+        startInput()
         updateScreen()
         loop.run()
+        input?.stop()
         driver.shutdown()
         screen.close()
+        return exitStatus
     }
 
     // MARK: - Host events
@@ -358,6 +352,16 @@ final class HeadUnit {
         return bond.peerIRK == nil || bond.matches(address)
     }
 
+    func forgetCachedBond() { bondCache = nil }
+
+    /// The driver pressed the confirm key while both screens show the same number.
+    func confirmComparison(now: Instant) {
+        guard let handle = comparisonPending else { return }
+        comparisonPending = nil
+        passkeyShown = nil
+        security[handle]?.confirmNumericComparison(true, now: now)
+    }
+
     /// The bond of the remembered phone, read once and kept until it changes.
     private func rememberedBond(_ server: String) -> BondRecord? {
         if let cached = bondCache, cached.server == server { return cached.bond }
@@ -416,7 +420,9 @@ final class HeadUnit {
             sm.enterPasskey(nil, now: Clock.now())
         case .confirmNumericComparison(let value):
             events.emit("numeric_comparison") { $0.field("value", value.text) }
-            console?.say("confirm \(value.text) on both screens")
+            console?.say("confirm \(value.text) on both screens (the confirm key)")
+            comparisonPending = handle
+            passkeyShown = value.text
         case let .startEncryption(ltk, ediv, rand):
             host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned(unsafe) self] result in
                 if case .pending(let status) = result, !status.isSuccess {

@@ -56,6 +56,15 @@ final class Screen {
         return ScreenLayout.hitTest(logical, model: model, size: size)
     }
 
+    /// Writes what is on the glass to a PNG file; nil when done, else why not.
+    func screenshot(_ path: String) -> String? {
+        guard let canvas = device.canvas else { return "no display open" }
+        let error = canvas.pixels.withUnsafeBufferPointer {
+            PNGFile.write(path: path, width: canvas.width, height: canvas.height, stride: canvas.width, pixels: $0)
+        }
+        return error
+    }
+
     func close() {
         if let w = watch { loop.unwatch(w) }
         watch = nil

@@ -80,6 +80,33 @@ import Testing
         #expect(paused?["elapsed_s"] as? Double == 61.5)
     }
 
+    @Test func silentlyDroppedSubscriptionsAreRecoveredByTheLivenessProbe() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let config = Paths.temporaryDirectory("probe").appendingPathComponent("headunit.conf")
+        try "[bluetooth]\nprobe-interval = 30s\n".write(to: config, atomically: true, encoding: .utf8)
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, extra: ["--config", config.path], name: "probe")
+        defer { unit.stop() }
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
+        Thread.sleep(forTimeInterval: 1) // the session's opening probe is answered
+        // iOS forgets the subscriptions while the link stays up; the
+        // instruction posted now never reaches the head unit...
+        try phone.command("drop_subscriptions", ["phone": "anna"])
+        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                "title": "In 300 m", "message": "Turn right onto 3rd Street"])
+        #expect(unit.waitFor("notification", timeout: 5) == nil)
+        // ...until the probe goes unanswered and the head unit subscribes again.
+        let shown = unit.waitFor("notification", timeout: 60) { $0["action"] as? String == "shown" }
+        #expect(shown?["title"] as? String == "In 300 m")
+        let subscriptions = phone.events.all.compactMap(PhoneSimulator.parse).filter {
+            $0["event"] as? String == "ancs_subscribed" && $0["characteristic"] as? String == "notification_source"
+        }
+        #expect(subscriptions.count >= 2, "the Notification Source was not subscribed again")
+    }
+
     @Test func sharingOffOnThePhoneIsShownAsAHint() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
