@@ -94,3 +94,19 @@ board_load() {
 	fi
 	. "$dir/$name.conf"
 }
+
+# True when the configuration file $1 sets key $3 in section [$2] (section
+# and key names ignore case and take _ for -, as the firmware reads them;
+# CR line ends are fine). A line the firmware would reject still counts:
+# it reports that line itself.
+conf_sets() {
+	[ -r "$1" ] || return 1
+	tr '\r' '\n' <"$1" | awk -v want_section="$2" -v want_key="$3" '
+		function norm(s) { s = tolower(s); gsub(/_/, "-", s); gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+		/^[ \t]*#/ { next }
+		/^[ \t]*\[/ { s = $0; sub(/^[ \t]*\[/, "", s); sub(/\].*/, "", s); section = norm(s); next }
+		section == norm(want_section) && index($0, "=") > 0 {
+			if (norm(substr($0, 1, index($0, "=") - 1)) == norm(want_key)) found = 1
+		}
+		END { exit !found }'
+}
