@@ -212,15 +212,13 @@ enum ANCSNotificationSourceTarget {
 enum ANCSDataSourceTarget {
     static let target = FuzzTarget(name: "ancs-data-source", run: run, seeds: seeds)
 
-    /// Built per run: a global holding them looks leaked to LeakSanitizer
-    /// (Swift packs enum payload pointers with tag bits it cannot follow).
-    static var commands: [ControlPointCommand] {[
+    static let commands: [ControlPointCommand] = [
         .getNotificationAttributes(NotificationUID(0x0102_0304), [NotificationAttributeRequest(.appIdentifier)]),
         .getNotificationAttributes(NotificationUID(7), ANCSNotificationSourceTarget.configuration
             .textRequest(flags: [.positiveAction, .negativeAction])),
         .getAppAttributes(AppIdentifier("com.apple.Maps"), [.displayName]),
         .getNotificationAttributes(NotificationUID(9), []),
-    ]}
+    ]
 
     static func run(_ data: [UInt8]) {
         var input = FuzzInput(data)
