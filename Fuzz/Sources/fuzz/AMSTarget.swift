@@ -92,6 +92,7 @@ enum AMSTarget {
             ("playing", update(0, 0, "Music") + update(0, 1, "1,1.0,37.25") + [6, 0xE8, 0x03, 0x00] + track),
             ("paused-volume", update(0, 1, "0,0.0,12.5") + update(0, 2, "0.625")),
             ("rewinding", update(0, 1, "2,-2.0,100.0") + [6, 0x10, 0x27, 0x00]),
+            ("fast-forward-absurd-rate", update(0, 1, "3,64000000000.0,0") + [6, 0x10, 0x27, 0x00]),
             ("queue", update(1, 0, "3") + update(1, 1, "12") + update(1, 2, "1") + update(1, 3, "2")),
             ("truncated-title", update(2, 2, "A very long title that did not f", truncated: true) + [5, 3] + [5, 0, 10] + Array("A very lon".utf8)),
             ("remote-commands", [4, 5, 0, 1, 2, 3, 4] + [7, 0, 3] + [5, 3]),
