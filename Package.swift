@@ -43,10 +43,17 @@ let package = Package(
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
-        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ"]),
+        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ", "Input"]),
+        // evdev input (sans-I/O): touch taps, media keys, the confirm key.
+        .target(name: "Input", dependencies: ["BluetoothCore", "AMS"]),
+        // The diagnostics console's command language (sans-I/O).
+        .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
+        // The configuration file (sans-I/O): parsed into the layers' settings.
+        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
+                                         "Platform", "Input"]),
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Platform"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
         .executableTarget(name: "headunit", dependencies: ["App"]),
 
         // Software renderer and FreeType text (sans-I/O: draws into memory).
@@ -65,17 +72,21 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore"]),
         // Test workloads that run as their own processes.
         .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
-        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,8 +1,11 @@
-"""A scripted drive: the head unit (host build) against the simulated iPhone.
+"""The main job: a scripted drive with the head unit against the simulated iPhone.
 
-Starts the simulated phone (Tests/Phone), runs `headunit run` against it with
-an event log, a btsnoop trace and the console on a pipe, plays a short story
-and prints what the head unit reported. Everything lands in out/demo/.
+Starts the simulated phone (Tests/Phone), runs the host build of
+`headunit run` against it with the screen as PNG frames, an event log, a
+btsnoop trace and the console on a pipe, and plays a drive: pairing with the
+passkey typed into the phone, Google Maps turn-by-turn guidance, music
+changing tracks, chat and mail that are dropped unread, the phone leaving
+and coming back. Everything lands in out/demo/.
 """
 import asyncio
 import json
@@ -14,18 +17,22 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Phone"))
-from phone import Simulator  # noqa: E402
+from phone import Simulator, scenarios  # noqa: E402
 
-OUT = os.path.join(ROOT, "out", "demo")
-HEADUNIT = os.path.join(ROOT, ".build", "debug", "headunit")
+OUT = os.environ.get("DEMO_OUT") or os.path.join(ROOT, "out", "demo")
+FRAMES = os.path.join(OUT, "frames")
+HEADUNIT = os.environ.get("HEADUNIT_BIN") or os.path.join(ROOT, ".build", "debug", "headunit")
 
 
 class HeadUnit:
+    """`headunit run` as a child process, followed through its event log."""
+
     def __init__(self, port):
         self.events_path = os.path.join(OUT, "events.jsonl")
         self.process = subprocess.Popen(
             [HEADUNIT, "run", "--hci", f"tcp:127.0.0.1:{port}", "--state", os.path.join(OUT, "state"),
-             "--events", self.events_path, "--trace", os.path.join(OUT, "trace.btsnoop"), "--console", "-"],
+             "--display", f"png:{FRAMES}", "--events", self.events_path,
+             "--trace", os.path.join(OUT, "trace.btsnoop"), "--console", "-"],
             stdin=subprocess.PIPE, stdout=open(os.path.join(OUT, "console.log"), "w"),
             stderr=open(os.path.join(OUT, "headunit.log"), "w"))
         self.seen = 0
@@ -50,8 +57,14 @@ class HeadUnit:
                 if e.get("event") == name and all(e.get(k) == v for k, v in fields.items()):
                     self.seen = i + 1
                     return e
+            if self.process.poll() is not None:
+                raise RuntimeError("the head unit stopped; see out/demo/headunit.log")
             await asyncio.sleep(0.05)
-        raise TimeoutError(f"head unit never reported {name} {fields}")
+        raise TimeoutError(f"the head unit never reported {name} {fields}")
+
+    def snapshot(self, name):
+        """Keeps the frame on screen now as out/demo/NAME.png."""
+        shutil.copyfile(os.path.join(FRAMES, "latest.png"), os.path.join(OUT, f"{name}.png"))
 
     def stop(self):
         self.process.terminate()
@@ -62,38 +75,63 @@ def say(text):
     print(f"  {text}", flush=True)
 
 
-async def main():
+async def drive():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
     sim = Simulator(on_event=lambda e: None)
     port = await sim.start(hci_port=0)
-    anna = await sim.add_phone("anna", server_name="Anna-iPhone-7F3A")
-    print(f"simulated phone 'anna' up; head unit controller at tcp:127.0.0.1:{port}")
+    anna = await sim.add_phone("anna", server_name="Anna-iPhone-7F3A", local_name="iPhone (Anna)")
+    print(f"simulated iPhone up; the head unit's controller is at tcp:127.0.0.1:{port}")
     unit = HeadUnit(port)
     try:
-        e = await unit.wait_for("state", state="connected")
-        say(f"paired with {e['server']} (client name written to the phone: {anna.state()['paired_client']})")
+        passkey = (await unit.wait_for("passkey"))["passkey"]
+        await asyncio.sleep(0.3)
+        unit.snapshot("1-passkey")
+        await sim.wait_for("passkey_requested", timeout=30)
+        anna.type_passkey(passkey)
+        paired = await unit.wait_for("paired")
+        say(f"paired by {paired['method']} (passkey {passkey} typed on the phone), secure connections, MITM")
+        await sim.wait_for("ancs_session", timeout=30)
+
+        await scenarios.chat_and_mail(anna)
+        await unit.wait_for("notification", action="dropped")
+        await unit.wait_for("notification", action="dropped")
+        say("a Messenger chat and a Mail arrived: dropped; only their app was asked for, never their text")
+
+        await anna.play_track("Bohemian Rhapsody", "Queen", "A Night at the Opera", 355.0, player="Music", elapsed=83.0)
+        await unit.wait_for("now_playing", title="Bohemian Rhapsody")
+        say("music: Bohemian Rhapsody by Queen")
+
+        maps = asyncio.create_task(scenarios.maps_navigation(anna, interval=1.0))
+        first = await unit.wait_for("notification", action="shown")
+        say(f"Google Maps: {first['title']}: {first['message']}")
+        await unit.wait_for("notification", action="updated")
+        await asyncio.sleep(0.4)
+        unit.snapshot("2-navigation-and-music")
+        await anna.play_track("Under Pressure", "Queen & David Bowie", "Hot Space", 248.0, player="Music")
+        await unit.wait_for("now_playing", title="Under Pressure")
+        say("next track: Under Pressure")
+        await maps
+        await unit.wait_for("notification", action="removed")
+        say("arrived: the instruction is gone")
 
         await anna.power_off()
         await unit.wait_for("state", state="remembered")
-        say("phone switched Bluetooth off: head unit remembers it and waits")
+        await asyncio.sleep(0.4)
+        unit.snapshot("3-phone-away")
+        say("the phone left (Bluetooth off): the head unit waits for it")
         await anna.rotate_address()
         await anna.power_on()
-        await unit.wait_for("state", state="connected")
-        say(f"phone back under a new address ({anna.state()['address']}): reconnected by its SERVER NAME")
-
-        await anna.unpair()
-        await unit.wait_for("state", state="discover")
-        say("user tapped Unpair on the phone: head unit forgot it and waits for the user")
-
-        unit.type("scan")
-        await unit.wait_for("state", state="connected")
-        say("user asked to discover: paired again")
+        encrypted = await unit.wait_for("encrypted")
+        say(f"the phone came back under a new address: recognised, encrypted with the stored bond ({encrypted['bonded']})")
     finally:
         unit.stop()
         await sim.stop()
-    print(f"done. events: {unit.events_path}\n      trace:  {os.path.join(OUT, 'trace.btsnoop')} (tshark -r)")
+    frames = len([f for f in os.listdir(FRAMES) if f.startswith("frame-")])
+    print(f"done. {frames} frames in {FRAMES} (latest.png is the last);")
+    print(f"      snapshots {OUT}/1-passkey.png, 2-navigation-and-music.png, 3-phone-away.png;")
+    print(f"      events {unit.events_path}; btsnoop trace {OUT}/trace.btsnoop (tshark -r)")
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(drive())

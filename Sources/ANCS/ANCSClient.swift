@@ -388,6 +388,10 @@ public final class ANCSClient {
         lastNotificationSource = now
         Log.info("ancs", "session started")
         emit(.event(.sessionStarted))
+        // Probe at once: a phone that does not share its notifications with
+        // this head unit sends nothing, and only a Control Point answer
+        // tells that apart from a quiet phone (0xA2 means all is well).
+        enqueue(.probe)
         pump()
     }
 

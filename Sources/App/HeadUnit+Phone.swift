@@ -1,6 +1,8 @@
 import AMS
 import ANCS
 import BluetoothCore
+import Config
+import GATT
 import Notifications
 import Platform
 
@@ -10,11 +12,70 @@ extension HeadUnit {
     func startAppleServices(_ handle: ConnectionHandle) {
         guard services[handle] == nil, let bearer = bearers[handle] else { return }
         let model = notifications
-        let ancs = ANCSClient(connection: handle, wantsText: { model.wantsText($0) })
+        let ancs = ANCSClient(connection: handle, configuration: configuration.ancs(), appNames: loadAppNames(),
+                              wantsText: { model.wantsText($0) })
         let s = AppleServices(handle: handle, bearer: bearer, ancs: ancs, ams: AMSClient(connection: handle))
         s.onProgress = { [unowned(unsafe) self] in self.pump() }
         services[handle] = s
         s.start(now: Clock.now())
+        readPhoneClock(bearer)
+        watchServiceChanged(bearer, services: s)
+    }
+
+    static let appNamesFile = "app-names"
+
+    /// App display names learned from the phone (GetAppAttributes), kept
+    /// across sessions and restarts so each app is asked about once.
+    private func loadAppNames() -> AppNameCache {
+        guard let bytes = stateFiles.read(HeadUnit.appNamesFile) else { return AppNameCache() }
+        do { return try AppNameCache(decoding: bytes) } catch {
+            Log.warning("ancs", "\(stateFiles.path(HeadUnit.appNamesFile)) is damaged (\(error)); starting empty")
+            return AppNameCache()
+        }
+    }
+
+    private func saveAppNames(_ cache: AppNameCache) {
+        do { try stateFiles.write(HeadUnit.appNamesFile, cache.encoded()) } catch {
+            Log.warning("ancs", "cannot keep app names: \(error)")
+        }
+    }
+
+    /// iOS may publish ANCS only after bonding and says so with a Service
+    /// Changed indication: subscribe to it, and rediscover when it comes.
+    private func watchServiceChanged(_ bearer: GATTBearer, services s: AppleServices) {
+        ServiceDiscovery.discover(BluetoothUUID(0x1801), on: bearer) { [unowned(unsafe) self] outcome in
+            guard case .found(let found) = outcome, let changed = found[BluetoothUUID(0x2A05)], let cccd = changed.cccd else {
+                Log.debug("gatt", "the phone offers no Service Changed indication")
+                return
+            }
+            bearer.subscribe(valueHandle: changed.value, cccd: cccd, indications: true, onValue: { [unowned(unsafe) self] _ in
+                Log.info("gatt", "the phone's services changed; looking again")
+                s.serviceChanged(now: Clock.now())
+                pump()
+            }) { result in
+                if case .failure(let error) = result { Log.debug("gatt", "Service Changed not subscribed: \(error)") }
+            }
+        }
+    }
+
+    /// Reads the phone's Current Time Service once per connection; a phone
+    /// without one leaves the head unit on its own clock.
+    private func readPhoneClock(_ bearer: GATTBearer) {
+        ServiceDiscovery.discover(PhoneClock.service, on: bearer) { [unowned(unsafe) self] outcome in
+            guard case .found(let found) = outcome, let time = found[PhoneClock.currentTime] else {
+                Log.info("clock", "the phone has no Current Time Service")
+                return
+            }
+            bearer.read(time.value) { [unowned(unsafe) self] result in
+                guard case .success(let bytes) = result, let clock = PhoneClock(currentTime: bytes, at: Clock.now()) else {
+                    Log.warning("clock", "the phone's current time could not be read")
+                    return
+                }
+                phoneClock = clock
+                Log.info("clock", "time from the phone: \(clock.text(at: Clock.now()))")
+                pump()
+            }
+        }
     }
 
     /// Moves ANCS/AMS actions to GATT and their events to the model and the
@@ -47,6 +108,8 @@ extension HeadUnit {
             if hint == "Share System Notifications is off on the iPhone" { hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
+        case .appNameLearned:
+            saveAppNames(s.ancs.appNames)
         default:
             break
         }

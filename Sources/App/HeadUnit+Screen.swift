@@ -1,4 +1,5 @@
 import AMS
+import ANCS
 import BluetoothCore
 import CLinux
 import Notifications
@@ -14,8 +15,7 @@ extension HeadUnit {
         screen.refresh()
         // Wake for the next visible change of time: the progress bar's next
         // second while music plays, else the clock's next minute.
-        let wall = Clock.unixMicroseconds() / 1000
-        var wait = 60_000 - wall % 60_000
+        var wait = phoneClock?.millisecondsToNextMinute(at: now) ?? 60_000 - (Clock.unixMicroseconds() / 1000) % 60_000
         if nowPlaying?.playback?.state == .playing {
             let elapsed = nowPlaying?.elapsedMilliseconds(at: now) ?? 0
             wait = min(wait, 1000 - elapsed % 1000)
@@ -27,7 +27,7 @@ extension HeadUnit {
     }
 
     func composeScreenModel(now: Instant) -> ScreenModel {
-        var model = ScreenModel(pairing: pairing.state, clock: HeadUnit.clockText(),
+        var model = ScreenModel(pairing: pairing.state, clock: phoneClock?.text(at: now) ?? HeadUnit.clockText(),
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
                                 actions: ScreenModel.defaultActions(for: pairing.state))
         if let nav = notifications.navigation {
@@ -46,7 +46,7 @@ extension HeadUnit {
         return model
     }
 
-    /// "21:17" in local time.
+    /// "21:17" in the system's local time (until the phone tells the time).
     static func clockText() -> String {
         var t = time_t(Clock.unixMicroseconds() / 1_000_000)
         var parts = tm()

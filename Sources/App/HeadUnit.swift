@@ -4,12 +4,15 @@ import ATT
 import BluetoothCore
 import Display
 import GATT
+import Graphics
 import HCI
 import L2CAP
 import Notifications
 import Pairing
 import Platform
 import SMP
+import Console
+import Config
 
 /// The running head unit: one event loop driving the HCI host, L2CAP, a
 /// GATT bearer per link and the pairing routine, with the event log and the
@@ -24,9 +27,7 @@ final class HeadUnit {
         var eventsPath: String?
         var consoleDevice: String?
         var display: DisplaySpec = .none
-        var displayOptions = DisplayOptions()
-        var fontsDirectory: String?
-        var fontFallbacks: [String] = []
+        var configuration = HeadUnitConfiguration()
     }
 
     let loop: EventLoop
@@ -34,6 +35,7 @@ final class HeadUnit {
     let events: EventLog
     let store: PairingStore
     let bonds: BondStore
+    let stateFiles: StateFiles
     let pairing: PairingRoutine
     var host: Host { driver.host }
     private var l2cap = L2CAPLayer()
@@ -45,40 +47,55 @@ final class HeadUnit {
     var servers: [ConnectionHandle: String] = [:]
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
-    private var pairingConfiguration = PairingConfiguration()
+    private let pairingConfiguration: PairingConfiguration
+    private var bondCache: (server: String, bond: BondRecord?)?
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
     private var started = false
     private var timer: EventLoop.TimerID?
     private var pumping = false
+    private var repump = false
     var console: Console?
     /// One line for the driver about something to do on the phone.
     var hint: String?
     private let startedAt = Clock.now()
     /// ANCS and AMS on each encrypted link.
     var services: [ConnectionHandle: AppleServices] = [:]
-    let notifications = NotificationModel()
+    let notifications: NotificationModel
+    let configuration: HeadUnitConfiguration
+    /// The process exit status once the loop ends (`reboot` sets it).
+    var exitStatus: Int32 = 0
+    var input: InputDevices?
     var nowPlaying: NowPlayingState?
     /// The passkey on screen while the phone waits for it.
     var passkeyShown: String?
+    /// The link whose Numeric Comparison waits for the confirm key.
+    var comparisonPending: ConnectionHandle?
+    /// The phone's time of day, once read.
+    var phoneClock: PhoneClock?
     let screen: Screen
     var screenTimer: EventLoop.TimerID?
 
     init(options: Options) throws(SystemError) {
+        configuration = options.configuration
+        pairingConfiguration = options.configuration.pairing
+        notifications = NotificationModel(filter: options.configuration.filter)
         loop = try EventLoop()
         driver = HCIDriver(spec: options.spec, loop: loop)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
         events = EventLog(path: options.eventsPath)
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
+        stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
         let clientName = store.clientName()
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
-        database = GATTDatabase(deviceName: "NavigationNotifier \(clientName)")
-        let fonts = options.display == .none ? nil : FontLocator.load(configured: options.fontsDirectory, fallbacks: options.fontFallbacks)
-        screen = Screen(spec: options.display, options: options.displayOptions, fonts: fonts, loop: loop, events: events)
+        database = GATTDatabase(deviceName: configuration.deviceName ?? "NavigationNotifier \(clientName)")
+        let fonts = options.display == .none ? nil
+            : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
+        screen = Screen(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
         Log.info("headunit", "client name \(clientName), remembered server \(pairing.rememberedServer ?? "none")")
         driver.onEvent = { [unowned(unsafe) self] event in self.handle(event) }
         loop.onTerminationSignal = { [unowned(unsafe) self] in self.shutDownGracefully() }
@@ -107,28 +124,7 @@ final class HeadUnit {
 
     // MARK: - Console
 
-    private func consoleCommand(_ command: ConsoleCommand) {
-        let now = Clock.now()
-        switch command {
-        case .status:
-            console?.say(statusText())
-        case .scan, .connect:
-            pairing.discover(now: now)
-        case .disconnect:
-            pairing.userDisconnect(now: now)
-        case .unpair:
-            pairing.userUnpair(now: now)
-        case .version:
-            console?.say("headunit \(Version.string)")
-        case .log(let name):
-            if let level = LogLevel(name: name) { Log.level = level }
-        case .help, .empty, .invalid:
-            break
-        }
-        pump()
-    }
-
-    private func statusText() -> String {
+    func statusText() -> String {
         var lines: [String] = []
         lines.append("state: \(pairing.state.text)")
         lines.append("client name: \(pairing.clientName)")
@@ -138,17 +134,25 @@ final class HeadUnit {
             let mtu = bearers[link.handle]?.mtu ?? 23
             lines.append("link \(link.handle): \(link.peer), interval \(link.interval), \(link.encrypted ? "encrypted" : "not encrypted"), ATT_MTU \(mtu)")
         }
+        if let clock = phoneClock {
+            lines.append("clock: \(clock.text(at: Clock.now())) (from the phone)")
+        } else {
+            lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
+        }
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         return lines.joined(separator: "\n")
     }
 
-    func run() {
+    func run() -> Int32 {
         events.state(pairing.state)
         driver.start()
+        startInput()
         updateScreen()
         loop.run()
+        input?.stop()
         driver.shutdown()
         screen.close()
+        return exitStatus
     }
 
     // MARK: - Host events
@@ -167,6 +171,7 @@ final class HeadUnit {
             events.error("controller", reason)
         case .advertisingReport(let report):
             guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            guard isPossiblyRememberedPhone(entry.address) else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -208,13 +213,22 @@ final class HeadUnit {
     // MARK: - Moving work between layers
 
     func pump() {
-        guard !pumping else { return }
+        // An input that arrives while pumping (flushing the driver delivers
+        // host events) asks for another round instead of being left queued.
+        guard !pumping else {
+            repump = true
+            return
+        }
         pumping = true
         defer { pumping = false }
         let now = Clock.now()
         var progressed = true
         while progressed {
             progressed = false
+            if repump {
+                repump = false
+                progressed = true
+            }
             while let action = pairing.pollAction() {
                 perform(action)
                 progressed = true
@@ -259,8 +273,10 @@ final class HeadUnit {
                     host.send(.leConnectionUpdate(handle, parameters))
                 }
             }
+            // Writing out can deliver host events, which may ask for more.
+            driver.flush()
+            if repump { progressed = true }
         }
-        driver.flush()
         armTimer()
         updateScreen()
     }
@@ -313,6 +329,7 @@ final class HeadUnit {
             Log.info("headunit", "forgetting \(server) and its bond")
             store.forgetServer()
             bonds.delete(for: server)
+            bondCache = nil
         case .stateChanged(let state):
             Log.info("headunit", "state: \(state.text)")
             events.state(state)
@@ -321,6 +338,36 @@ final class HeadUnit {
             startSecurity(handle, server: server)
         }
         _ = now
+    }
+
+    /// With a bonded phone remembered, a resolvable private address that
+    /// its IRK does not resolve belongs to some other phone: not worth a
+    /// connection. (An identity address is compared directly.)
+    private func isPossiblyRememberedPhone(_ address: BluetoothAddress) -> Bool {
+        guard let server = pairing.rememberedServer, let bond = rememberedBond(server) else { return true }
+        if address.isResolvablePrivate, let irk = bond.peerIRK {
+            return irk.resolves(address)
+        }
+        if address.isNonResolvablePrivate { return false }
+        return bond.peerIRK == nil || bond.matches(address)
+    }
+
+    func forgetCachedBond() { bondCache = nil }
+
+    /// The driver pressed the confirm key while both screens show the same number.
+    func confirmComparison(now: Instant) {
+        guard let handle = comparisonPending else { return }
+        comparisonPending = nil
+        passkeyShown = nil
+        security[handle]?.confirmNumericComparison(true, now: now)
+    }
+
+    /// The bond of the remembered phone, read once and kept until it changes.
+    private func rememberedBond(_ server: String) -> BondRecord? {
+        if let cached = bondCache, cached.server == server { return cached.bond }
+        let bond = bonds.bond(for: server)
+        bondCache = (server, bond)
+        return bond
     }
 
     // MARK: - Security
@@ -373,7 +420,9 @@ final class HeadUnit {
             sm.enterPasskey(nil, now: Clock.now())
         case .confirmNumericComparison(let value):
             events.emit("numeric_comparison") { $0.field("value", value.text) }
-            console?.say("confirm \(value.text) on both screens")
+            console?.say("confirm \(value.text) on both screens (the confirm key)")
+            comparisonPending = handle
+            passkeyShown = value.text
         case let .startEncryption(ltk, ediv, rand):
             host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned(unsafe) self] result in
                 if case .pending(let status) = result, !status.isSuccess {
@@ -389,7 +438,10 @@ final class HeadUnit {
                 j.field("secure_connections", outcome.secureConnections)
                 j.field("mitm", outcome.mitm)
             }
-            if let bond = outcome.bond, let server { bonds.save(bond, for: server) }
+            if let bond = outcome.bond, let server {
+                bonds.save(bond, for: server)
+                bondCache = nil
+            }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
@@ -419,6 +471,7 @@ final class HeadUnit {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { bonds.delete(for: server) }
+            bondCache = nil
             hint = "Phone forgot this head unit: pair again"
             events.error("bond", hint ?? "")
         }

@@ -39,8 +39,10 @@ final class Screen {
         let start = Clock.monotonicMicroseconds()
         _ = renderer.render(model, on: canvas)
         let micros = Clock.monotonicMicroseconds() - start
+        let before = device.framesPresented
         device.present(now: Clock.now())
         shown = model
+        guard device.framesPresented > before else { return }
         events.emit("frame") { j in
             j.field("n", device.framesPresented)
             j.field("render_ms", milliunits: micros)
@@ -52,6 +54,15 @@ final class Screen {
         guard let size = device.canvas?.size else { return nil }
         let logical = device.options.rotation.logicalPoint(physical: physical, logical: size)
         return ScreenLayout.hitTest(logical, model: model, size: size)
+    }
+
+    /// Writes what is on the glass to a PNG file; nil when done, else why not.
+    func screenshot(_ path: String) -> String? {
+        guard let canvas = device.canvas else { return "no display open" }
+        let error = canvas.pixels.withUnsafeBufferPointer {
+            PNGFile.write(path: path, width: canvas.width, height: canvas.height, stride: canvas.width, pixels: $0)
+        }
+        return error
     }
 
     func close() {

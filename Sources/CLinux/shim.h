@@ -73,4 +73,13 @@ static inline void *nn_mmap_shared(int fd, size_t length, int64_t offset) {
 static inline FILE *nn_stderr(void) { return stderr; }
 static inline FILE *nn_stdout(void) { return stdout; }
 
+// evdev ioctls (linux/input.h). Their request numbers are function-like
+// macros, which Swift does not import.
+#include <sys/inotify.h>
+static inline unsigned long nn_eviocgbit(unsigned int type, unsigned int length) { return EVIOCGBIT(type, length); }
+static inline unsigned long nn_eviocgabs(unsigned int axis) { return EVIOCGABS(axis); }
+static inline unsigned long nn_eviocgprop(unsigned int length) { return EVIOCGPROP(length); }
+static inline unsigned long nn_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
+static inline unsigned long nn_eviocsclockid(void) { return EVIOCSCLOCKID; }
+
 #endif

@@ -83,18 +83,16 @@ extension HCICommand {
     }
 
     public static func leConnectionUpdate(_ handle: ConnectionHandle, _ p: ConnectionParameters) -> HCICommand {
-        var w = ByteWriter(capacity: 14)
-        w.u16(handle.value)
-        w.u16(p.intervalMin)
-        w.u16(p.intervalMax)
-        w.u16(p.peripheralLatency)
-        w.u16(p.supervisionTimeout)
-        w.u16(0)
-        w.u16(0)
-        return HCICommand(.leConnectionUpdate, w.bytes)
+        HCICommand(.leConnectionUpdate, connectionParameterFields(handle, p))
     }
 
     public static func leRemoteConnectionParameterRequestReply(_ handle: ConnectionHandle, _ p: ConnectionParameters) -> HCICommand {
+        HCICommand(.leRemoteConnectionParameterRequestReply, connectionParameterFields(handle, p))
+    }
+
+    /// Handle, interval min/max, latency, timeout, min/max CE length: the
+    /// layout both commands share.
+    private static func connectionParameterFields(_ handle: ConnectionHandle, _ p: ConnectionParameters) -> [UInt8] {
         var w = ByteWriter(capacity: 14)
         w.u16(handle.value)
         w.u16(p.intervalMin)
@@ -103,7 +101,7 @@ extension HCICommand {
         w.u16(p.supervisionTimeout)
         w.u16(0)
         w.u16(0)
-        return HCICommand(.leRemoteConnectionParameterRequestReply, w.bytes)
+        return w.bytes
     }
 
     public static func leRemoteConnectionParameterRequestNegativeReply(_ handle: ConnectionHandle, reason: HCIStatus) -> HCICommand {

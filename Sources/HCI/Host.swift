@@ -74,10 +74,8 @@ public final class Host {
     public var packetObserver: ((HCIPacket, TraceDirection) -> Void)?
 
     private var framer = H4Framer()
-    private var outgoing: [HCIPacket] = []
-    private var outgoingHead = 0
-    private var events: [HostEvent] = []
-    private var eventsHead = 0
+    private var outgoing = FIFO<HCIPacket>()
+    private var events = FIFO<HostEvent>()
 
     // Command flow control.
     private struct PendingCommand {
@@ -127,7 +125,6 @@ public final class Host {
         dropEverything(failCommands: true)
         framer.reset()
         outgoing.removeAll()
-        outgoingHead = 0
         recoveryAt = nil
     }
 
@@ -146,26 +143,10 @@ public final class Host {
             inFlight[i].deadline = now.adding(milliseconds: configuration.commandTimeoutMilliseconds)
         }
         if creditsExhausted && creditsExhaustedAt == nil { creditsExhaustedAt = now }
-        guard outgoingHead < outgoing.count else { return nil }
-        let packet = outgoing[outgoingHead]
-        outgoingHead += 1
-        if outgoingHead == outgoing.count {
-            outgoing.removeAll(keepingCapacity: true)
-            outgoingHead = 0
-        }
-        return packet
+        return outgoing.popFirst()
     }
 
-    public func pollEvent() -> HostEvent? {
-        guard eventsHead < events.count else { return nil }
-        let event = events[eventsHead]
-        eventsHead += 1
-        if eventsHead == events.count {
-            events.removeAll(keepingCapacity: true)
-            eventsHead = 0
-        }
-        return event
-    }
+    public func pollEvent() -> HostEvent? { events.popFirst() }
 
     /// When the host next needs `handleTimeout`.
     public var nextDeadline: Instant? {

@@ -116,6 +116,11 @@ public final class PairingRoutine {
     /// connect to the remembered phone.
     public func discover(now: Instant) {
         self.now = now
+        if case .disconnecting = phase {
+            // Asked while a link is still going down: look once it is gone.
+            seeking = true
+            return
+        }
         guard !isBusyWithLink else { return }
         seeking = true
         startRound()

@@ -19,7 +19,9 @@ import Testing
         #expect(h.drain() == [.subscribe(h.handle, .notificationSource)])
         #expect(!h.client.isSessionActive)
         h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
-        #expect(h.drain() == [.event(.sessionStarted)])
+        // The session opens with a liveness probe: it tells a quiet phone
+        // from one that does not share its notifications.
+        #expect(h.drain() == [.event(.sessionStarted), h.write(H.probe)])
         #expect(h.client.isSessionActive)
     }
 
@@ -53,7 +55,8 @@ import Testing
         h.client.subscribeCompleted(.dataSource, .done, now: h.now)
         h.drain()
         let actions = h.source(Phone.notificationSource(.added, flags: [.preExisting], category: .location, uid: 5))
-        #expect(actions == [.event(.sessionStarted), h.write(H.identify(5))])
+        #expect(actions == [.event(.sessionStarted), h.write(H.probe)])
+        #expect(h.written(.attError(0xA2)) == [h.write(H.identify(5))])
         h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
         #expect(h.drain().isEmpty)
     }
@@ -360,7 +363,8 @@ import Testing
         h.client.subscribeCompleted(.dataSource, .done, now: h.now)
         #expect(h.drain() == [.subscribe(h.handle, .notificationSource)])
         h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
-        #expect(h.drain() == [.event(.sessionStarted)])
+        #expect(h.drain() == [.event(.sessionStarted), h.write(H.probe)])
+        #expect(h.written(.attError(0xA2)).isEmpty)
         // The new session's PreExisting replay brings the instruction back (a new UID maybe).
         #expect(h.source(Phone.notificationSource(.added, flags: [.preExisting], category: .location, uid: 0x10))
                 == [h.write(H.identify(0x10))])

@@ -85,7 +85,16 @@ final class ANCSHarness {
         client.subscribeCompleted(.dataSource, .done, now: now)
         precondition(drain() == [.subscribe(handle, .notificationSource)])
         client.subscribeCompleted(.notificationSource, .done, now: now)
-        precondition(drain() == [.event(.sessionStarted)])
+        let started = drain()
+        precondition(started.first == .event(.sessionStarted) && started.count == 2)
+        // The opening liveness probe (UID 0xFFFFFFFF), answered as a phone
+        // that shares its notifications does.
+        guard case .writeControlPoint(_, let probe) = started[1], Array(probe.prefix(5)) == [0, 0xFF, 0xFF, 0xFF, 0xFF] else {
+            preconditionFailure("no opening probe")
+        }
+        client.controlPointWriteCompleted(.attError(0xA2), now: now)
+        precondition(drain().isEmpty)
+        log.removeAll()
     }
 
     func source(_ bytes: [UInt8]) -> [ANCSAction] {
@@ -110,6 +119,9 @@ final class ANCSHarness {
     }
 
     func write(_ command: ControlPointCommand) -> ANCSAction { .writeControlPoint(handle, command.bytes) }
+
+    /// What the liveness probe writes.
+    static let probe = ControlPointCommand.getNotificationAttributes(.probe, [NotificationAttributeRequest(.appIdentifier)])
 
     static func identify(_ uid: UInt32) -> ControlPointCommand {
         .getNotificationAttributes(NotificationUID(uid), [NotificationAttributeRequest(.appIdentifier)])

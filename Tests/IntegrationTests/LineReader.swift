@@ -35,6 +35,22 @@ final class LineReader: @unchecked Sendable {
         return lines
     }
 
+    /// Waits for any line, old or new, that satisfies `match`, consuming
+    /// nothing: for answers that are unique (a command's reply by its id).
+    func find(timeout: TimeInterval, where match: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock(); defer { lock.unlock() }
+        var checked = 0
+        while true {
+            while checked < lines.count {
+                if match(lines[checked]) { return lines[checked] }
+                checked += 1
+            }
+            if closed { return nil }
+            if !lock.wait(until: deadline) { return nil }
+        }
+    }
+
     /// Waits for the next unconsumed line that satisfies `match`, consuming
     /// everything up to it.
     func next(timeout: TimeInterval, where match: (String) -> Bool) -> String? {

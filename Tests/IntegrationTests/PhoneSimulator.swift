@@ -52,8 +52,11 @@ final class PhoneSimulator {
         object["id"] = id
         let data = try JSONSerialization.data(withJSONObject: object)
         input.write(data + Data([0x0A]))
-        guard let line = events.next(timeout: timeout, where: { ($0.contains("\"id\": \(id)") || $0.contains("\"id\":\(id)")) }),
-              let reply = PhoneSimulator.parse(line) else {
+        let reply = events.find(timeout: timeout) { line in
+            guard line.contains("\(id)"), let o = PhoneSimulator.parse(line) else { return false }
+            return (o["event"] as? String == "reply" || o["event"] as? String == "error") && o["id"] as? Int == id
+        }.flatMap(PhoneSimulator.parse)
+        guard let reply else {
             throw TestFailure("phone did not answer \(name)")
         }
         return reply

@@ -11,8 +11,15 @@ import Testing
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: name)
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(passkey.count == 6 && passkey.allSatisfy(\.isNumber))
-        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        try type(passkey, into: phone)
         return unit
+    }
+
+    /// Types on the phone once it asks, as a person would.
+    func type(_ passkey: String, into phone: PhoneSimulator) throws {
+        #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
+        let reply = try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        #expect(reply["ok"] as? Bool == true, "the phone was not waiting for a passkey")
     }
 
     func bondFiles(_ unit: RunningHeadUnit) -> [URL] {
@@ -45,6 +52,21 @@ import Testing
         #expect(!detail.lowercased().contains("malformed"), "tshark reports malformed packets")
     }
 
+    @Test func statusBarTakesTheTimeFromThePhone() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        try phone.command("set_clock", ["phone": "anna", "time": "2026-11-22T08:15:00"])
+        let unit = try pairFirstTime(phone, name: "clock")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 30) != nil)
+        var line: String?
+        for _ in 0..<20 where line == nil {
+            unit.type("status")
+            line = unit.console.next(timeout: 1) { $0.hasPrefix("clock: 8:1") && $0.contains("from the phone") }
+        }
+        #expect(line != nil)
+    }
+
     @Test func reconnectsWithStoredKeysAfterTheAddressRotates() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
@@ -64,6 +86,30 @@ import Testing
         #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
     }
 
+    @Test func bondedPhoneIsRecognisedByItsIRKBeforeConnecting() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let first = try pairFirstTime(phone, name: "irk")
+        #expect(first.waitFor("encrypted", timeout: 30) != nil)
+        first.stop()
+        // While the car is off, Anna's phone goes quiet and another
+        // NavigationNotifier phone, free to pair, is around.
+        try phone.command("power_off", ["phone": "anna"])
+        try phone.command("rotate_address", ["phone": "anna"])
+        try phone.command("add_phone", ["name": "bob", "server_name": "Bob-iPhone"])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: first.stateDirectory, name: "irk2")
+        defer { unit.stop() }
+        #expect(unit.waitForState("remembered"))
+        Thread.sleep(forTimeInterval: 3)
+        try phone.command("power_on", ["phone": "anna"])
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        // Bob's addresses did not resolve with Anna's IRK: never connected to.
+        let bobConnected = phone.events.all.compactMap(PhoneSimulator.parse).contains {
+            $0["event"] as? String == "connected" && $0["phone"] as? String == "bob"
+        }
+        #expect(!bobConnected)
+    }
+
     @Test func phoneThatForgotTheBondIsPairedAgain() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
@@ -77,7 +123,7 @@ import Testing
         let hint = unit.waitFor("error", timeout: 30) { ($0["detail"] as? String)?.contains("Phone forgot this head unit") == true }
         #expect(hint != nil)
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
-        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        try type(passkey, into: phone)
         #expect(unit.waitFor("paired", timeout: 30) != nil)
         #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
         #expect(bondFiles(unit).count == 1)
@@ -90,12 +136,12 @@ import Testing
         defer { unit.stop() }
         let shown = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         let wrong = shown == "000000" ? "111111" : "000000"
-        try phone.command("type_passkey", ["phone": "anna", "digits": wrong])
+        try type(wrong, into: phone)
         #expect(unit.waitFor("error", timeout: 30) { $0["what"] as? String == "pairing" } != nil)
         #expect(bondFiles(unit).isEmpty)
         // The head unit tries again (after its back-off) with a new passkey.
         let second = try #require(unit.waitFor("passkey", timeout: 60)?["passkey"] as? String)
-        try phone.command("type_passkey", ["phone": "anna", "digits": second])
+        try type(second, into: phone)
         #expect(unit.waitFor("paired", timeout: 30) != nil)
         #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
     }

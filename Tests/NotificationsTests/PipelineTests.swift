@@ -27,6 +27,9 @@ import Testing
                 case .discover: client.discoveryCompleted(.found(Set(ANCSCharacteristic.allCases)), now: now)
                 case .subscribe(_, let c): client.subscribeCompleted(c, .done, now: now)
                 case .unsubscribe(_, let c): client.unsubscribeCompleted(c, .done, now: now)
+                case .writeControlPoint(_, let bytes) where Array(bytes.prefix(5)) == [0, 0xFF, 0xFF, 0xFF, 0xFF]:
+                    // The liveness probe: a phone answers 0xA2 (no such notification).
+                    client.controlPointWriteCompleted(.attError(0xA2), now: now)
                 case .writeControlPoint(_, let bytes):
                     writes.append(bytes)
                     client.controlPointWriteCompleted(.done, now: now)

@@ -202,6 +202,17 @@ import Testing
         #expect(drain(r) == [.startScanning(.fast)])
     }
 
+    @Test func connectAskedWhileTheLinkIsStillGoingDownStartsOnceItIsDown() {
+        let r = pairedRoutine()
+        r.userDisconnect(now: t)
+        _ = drain(r)
+        r.discover(now: t)
+        #expect(drain(r).isEmpty)
+        r.disconnected(h1, now: t)
+        r.handleTimeout(now: r.nextDeadline!)
+        #expect(drain(r).contains(.startScanning(.fast)))
+    }
+
     @Test func connectionAttemptTimesOutAndScanningResumes() {
         let r = PairingRoutine(clientName: me, rememberedServer: nil)
         r.start(now: t)

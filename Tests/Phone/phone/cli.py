@@ -1,4 +1,4 @@
-"""python -m phone --hci-port 0 [--phone NAME ...] [--acl-size 27] [--log-level LEVEL]
+"""python -m phone --hci-port 0 [--phone NAME ...] [--demo] [--acl-size 27] [--log-level LEVEL]
 
 stdout carries only the control channel (JSON events, one per line); logs and
 anything else printed go to stderr.
@@ -15,6 +15,7 @@ import sys
 import threading
 
 from .control import ControlProtocol
+from .scenarios import demo
 from .simulator import DEFAULT_HEAD_UNIT_ADDRESS, Simulator
 
 
@@ -27,6 +28,8 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--head-unit-address', default=DEFAULT_HEAD_UNIT_ADDRESS, help='public address of the head unit controller')
     parser.add_argument('--state', metavar='DIR', help='keep phone identities (server names, IRKs) in DIR across runs')
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
+    parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
+    parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
     parser.add_argument('--exit-on-eof', action='store_true', help='quit when stdin closes (default: keep running until quit or SIGTERM)')
     parser.add_argument('--log-level', default='WARNING', help='DEBUG, INFO, WARNING or ERROR (logs go to stderr)')
     arguments = parser.parse_args(argv)
@@ -92,6 +95,10 @@ async def run(arguments: argparse.Namespace, control_stream) -> int:
     )
 
     protocol = ControlProtocol(simulator, on_quit=stop.set)
+    demos = [
+        asyncio.create_task(demo(phone, interval=arguments.demo_interval))
+        for phone in (simulator.phones.values() if arguments.demo else ())
+    ]
     lines: asyncio.Queue = asyncio.Queue()
     threading.Thread(target=_read_stdin, args=(loop, lines), daemon=True).start()
 
@@ -110,6 +117,8 @@ async def run(arguments: argparse.Namespace, control_stream) -> int:
     server_task = asyncio.create_task(serve())
     await stop.wait()
     server_task.cancel()
+    for task in demos:
+        task.cancel()
     await simulator.stop()
     writer({'event': 'stopped'})
     return 0

@@ -8,6 +8,8 @@ Everything else on the output is an asynchronous event without an id (see README
 
 from __future__ import annotations
 
+import datetime
+
 import dataclasses
 import inspect
 import json
@@ -55,17 +57,21 @@ class ControlProtocol:
             'confirm_pairing': self._confirm_pairing,
             'set_pairing_mode': self._set_pairing_mode,
             'forget_bond': self._forget_bond,
+            'set_clock': self._set_clock,
             'list': self._list,
             'ping': self._ping,
             'quit': self._quit,
         }
+        from .apple_commands import register as register_apple_commands
+
+        register_apple_commands(self)
 
     @property
     def command_names(self) -> list[str]:
         return sorted(self._commands)
 
     def register(self, name: str, handler: Callable[[dict], Awaitable[dict]]) -> None:
-        """Room for later commands (ANCS, AMS) without touching this file."""
+        """Commands defined elsewhere (apple_commands.py: ANCS, AMS, scenarios)."""
         self._commands[name] = handler
 
     async def handle_line(self, line: str) -> dict | None:
@@ -162,6 +168,17 @@ class ControlProtocol:
     async def _set_pairing_mode(self, arguments: dict) -> dict:
         phone = self.simulator.phone(_phone_name(arguments))
         phone.set_pairing_mode(str(arguments.get('mode')))
+        return phone.state()
+
+    async def _set_clock(self, arguments: dict) -> dict:
+        phone = self.simulator.phone(_phone_name(arguments))
+        when = arguments.get('time')
+        if not isinstance(when, str):
+            raise ControlError('"time" is an ISO 8601 local time, e.g. 2026-11-22T08:15:00')
+        try:
+            phone.clock.set_clock(datetime.datetime.fromisoformat(when))
+        except ValueError as error:
+            raise ControlError(f'bad "time": {error}') from error
         return phone.state()
 
     async def _forget_bond(self, arguments: dict) -> dict:

@@ -10,9 +10,10 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bumble import hci  # noqa: E402
+from bumble import att, hci  # noqa: E402
 from bumble.core import UUID  # noqa: E402
 from bumble.device import Device, Peer  # noqa: E402
+from bumble.pairing import PairingConfig, PairingDelegate  # noqa: E402
 from bumble.transport import open_transport  # noqa: E402
 
 from phone import Simulator  # noqa: E402
@@ -191,3 +192,87 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
 
     def hci_violations(self) -> list[dict]:
         return [e for e in self.sim.events if e.get('event') == 'hci_violation']
+
+
+def just_works_pairing(_connection=None) -> PairingConfig:
+    """A head unit without IO: Just Works, Secure Connections, bonding."""
+    return PairingConfig(
+        sc=True,
+        mitm=False,
+        bonding=True,
+        delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
+        identity_address_type=PairingConfig.AddressType.RANDOM,
+    )
+
+
+class PairedPhoneTestCase(SimulatorTestCase):
+    """A phone (`self.anna`) and a Bumble central that connects, pairs (Just Works,
+    bonded) and encrypts: the state in which ANCS and AMS answer.
+
+    `phone_mtu`: the ATT MTU the phone asks for after connecting (None: it never
+    asks, and the link stays at 23)."""
+
+    phone_mtu: int | None = None
+
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        self.anna = await self.sim.add_phone('anna', mtu=self.phone_mtu)
+        self.central, self.transport, _tap = await bumble_central(self.port)
+        self.central.pairing_config_factory = just_works_pairing
+
+    async def asyncTearDown(self) -> None:
+        await self.transport.close()
+        await super().asyncTearDown()
+
+    async def connect_encrypted(self, pair: bool = True):
+        """Connect, let the MTU exchange finish, discover; pair (first time) or
+        encrypt with the bond. Returns (connection, peer)."""
+        mark = self.sim.event_mark()
+        connection = await self.central.connect(
+            self.anna.device.random_address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5
+        )
+        if self.phone_mtu:
+            await self.sim.wait_for('mtu', phone='anna', after=mark)
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        if pair:
+            await connection.pair()
+        else:
+            await connection.encrypt()
+        await self.sim.wait_for('encrypted', phone='anna', encrypted=True, after=mark)
+        return connection, peer
+
+    @staticmethod
+    async def subscribe(peer: Peer, uuid: str) -> asyncio.Queue:
+        """Subscribe to notifications; returns the queue that receives their values."""
+        received: asyncio.Queue = asyncio.Queue()
+        await characteristic(peer, uuid).subscribe(lambda value: received.put_nowait(bytes(value)))
+        return received
+
+    @staticmethod
+    async def write(peer: Peer, uuid: str, value: bytes) -> int | None:
+        """Write with response; the ATT error code, or None on success."""
+        try:
+            await characteristic(peer, uuid).write_value(value, with_response=True)
+        except att.ATT_Error as error:
+            return error.error_code
+        return None
+
+    @staticmethod
+    async def read(peer: Peer, uuid: str) -> bytes | int:
+        """Read (long reads followed); the value, or the ATT error code."""
+        try:
+            return bytes(await characteristic(peer, uuid).read_value())
+        except att.ATT_Error as error:
+            return error.error_code
+
+    @staticmethod
+    async def drain(queue: asyncio.Queue, quiet: float = 0.2) -> list[bytes]:
+        """Everything that arrives until the queue stays empty for `quiet` seconds."""
+        values = []
+        while True:
+            try:
+                values.append(await asyncio.wait_for(queue.get(), quiet))
+            except asyncio.TimeoutError:
+                return values

@@ -87,6 +87,52 @@ class ControlProtocolTests(unittest.IsolatedAsyncioTestCase):
         self.assertTrue(reply['ok'])
         self.assertEqual(await asyncio.wait_for(self.process.wait(), 10), 0)
 
+    async def test_notification_and_media_commands(self) -> None:
+        await self.next_event()
+        reply = await self.send({'cmd': 'post_notification', 'id': 1, 'phone': 'anna', 'app': 'com.google.Maps',
+                                 'category': 'Location', 'title': 'In 500 m', 'message': 'Turn left onto Market Street'})
+        self.assertTrue(reply['ok'], reply)
+        notification = reply['notification']
+        self.assertEqual((notification['id'], notification['category_id'], notification['uid']), (1, 10, None))
+        reply = await self.send({'cmd': 'modify_notification', 'id': 2, 'phone': 'anna', 'notification': 1,
+                                 'title': 'In 200 m'})
+        self.assertEqual(reply['notification']['title'], 'In 200 m')
+        reply = await self.send({'cmd': 'post_notification', 'id': 3, 'phone': 'anna', 'app': 'x', 'titel': 'typo'})
+        self.assertEqual(reply['event'], 'error')
+        self.assertIn('titel', reply['error'])
+        reply = await self.send({'cmd': 'post_notification', 'id': 4, 'phone': 'anna', 'app': 'x', 'category': 'gossip'})
+        self.assertEqual(reply['event'], 'error')
+        reply = await self.send({'cmd': 'list_notifications', 'id': 5, 'phone': 'anna'})
+        self.assertEqual([n['title'] for n in reply['notifications']], ['In 200 m'])
+        reply = await self.send({'cmd': 'remove_notification', 'id': 6, 'phone': 'anna', 'notification': 1})
+        self.assertTrue(reply['ok'])
+        reply = await self.send({'cmd': 'remove_notification', 'id': 7, 'phone': 'anna', 'notification': 1})
+        self.assertEqual(reply['event'], 'error')
+        reply = await self.send({'cmd': 'set_sharing', 'id': 8, 'phone': 'anna', 'on': False})
+        self.assertFalse(reply['sharing'])
+        reply = await self.send({'cmd': 'drop_subscriptions', 'id': 9, 'phone': 'anna', 'control_point': 'normal'})
+        self.assertEqual(reply['peers'], [])
+
+        reply = await self.send({'cmd': 'play_track', 'id': 10, 'phone': 'anna', 'title': 'Levitating',
+                                 'artist': 'Dua Lipa', 'duration': 203.06, 'player': 'Spotify'})
+        self.assertEqual((reply['now_playing']['player'], reply['now_playing']['state']), ('Spotify', 'playing'))
+        reply = await self.send({'cmd': 'set_playback', 'id': 11, 'phone': 'anna', 'state': 'paused', 'elapsed': 42})
+        self.assertEqual((reply['now_playing']['state'], reply['now_playing']['elapsed_s']), ('paused', 42.0))
+        reply = await self.send({'cmd': 'set_volume', 'id': 12, 'phone': 'anna', 'volume': 0.25})
+        self.assertEqual(reply['now_playing']['volume'], 0.25)
+        reply = await self.send({'cmd': 'set_supported_commands', 'id': 13, 'phone': 'anna', 'commands': ['play', 1]})
+        self.assertEqual(reply['now_playing']['supported_commands'], ['play', 'pause'])
+
+        reply = await self.send({'cmd': 'run_scenario', 'id': 14, 'phone': 'anna', 'scenario': 'maps',
+                                 'interval': 0, 'wait': True})
+        self.assertEqual(reply['result']['steps'], 7)
+        steps = [e['step'] for e in self.lines if e['event'] == 'scenario']
+        self.assertEqual(steps, [0, 1, 2, 3, 4, 5, 6, 'arrived', 'done'])
+        reply = await self.send({'cmd': 'run_scenario', 'id': 15, 'phone': 'anna', 'scenario': 'karaoke'})
+        self.assertEqual(reply['event'], 'error')
+        reply = await self.send({'cmd': 'quit', 'id': 16})
+        self.assertTrue(reply['ok'])
+
     async def test_bad_json_is_an_error_not_a_crash(self) -> None:
         await self.next_event()
         self.process.stdin.write(b'this is not json\n')

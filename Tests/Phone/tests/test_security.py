@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import unittest
 
-from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover
+from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover, just_works_pairing
 
 from bumble import att, hci
 from bumble.device import Peer
@@ -102,8 +102,9 @@ class SecurityTests(SimulatorTestCase):
         self.assertTrue(paired['peer_irk'])
         self.assertEqual(self.anna.state()['bonds'], ['C0:98:76:54:32:10'])
         control_point = self.characteristic(peer, ANCS_CONTROL_POINT_UUID)
-        self.assertIsNone(await self.att_error(control_point.write_value(b'\x00', with_response=True)))
-        await self.sim.wait_for('ancs_write', phone='anna', characteristic='control_point')
+        # Past the security checks: ANCS itself reads the write (a lone CommandID is malformed).
+        self.assertEqual(await self.att_error(control_point.write_value(b'\x00', with_response=True)), 0xA1)
+        await self.sim.wait_for('ancs_request', phone='anna', result='0xA1')
         await self.characteristic(peer, ANCS_NOTIFICATION_SOURCE_UUID).subscribe(lambda _value: None)
         # The central learnt the phone's identity: its public address.
         all_keys = dict(await self.central.keystore.get_all())
@@ -161,7 +162,7 @@ class SecurityTests(SimulatorTestCase):
         await connection.encrypt()
         encrypted = await self.sim.wait_for('encrypted', phone='anna', after=mark)
         self.assertTrue(encrypted['encrypted'] and encrypted['bonded'] and encrypted['authenticated'])
-        self.assertIsNone(await self.att_error(control_point.write_value(b'\x00', with_response=True)))
+        self.assertEqual(await self.att_error(control_point.write_value(b'\x00', with_response=True)), 0xA1)
         # Forget This Device: the next encryption attempt finds no key.
         mark = self.sim.event_mark()
         await connection.disconnect()
@@ -178,13 +179,7 @@ class JustWorksTests(SimulatorTestCase):
         await super().asyncSetUp()
         self.anna = await self.sim.add_phone('anna', pairing='manual')
         self.central, self.transport, _tap = await bumble_central(self.port)
-        self.central.pairing_config_factory = lambda _connection: PairingConfig(
-            sc=True,
-            mitm=False,
-            bonding=True,
-            delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
-            identity_address_type=PairingConfig.AddressType.RANDOM,
-        )
+        self.central.pairing_config_factory = just_works_pairing
 
     async def asyncTearDown(self) -> None:
         await self.transport.close()
@@ -219,13 +214,7 @@ class PersistenceTests(unittest.IsolatedAsyncioTestCase):
             port = await sim.start(0)
             anna = await sim.add_phone('anna')
             central, transport, _tap = await bumble_central(port)
-            central.pairing_config_factory = lambda _connection: PairingConfig(
-                sc=True,
-                mitm=False,
-                bonding=True,
-                delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT),
-                identity_address_type=PairingConfig.AddressType.RANDOM,
-            )
+            central.pairing_config_factory = just_works_pairing
             connection = await central.connect(
                 anna.device.random_address, own_address_type=hci.OwnAddressType.RANDOM, timeout=5
             )

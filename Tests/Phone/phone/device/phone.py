@@ -24,8 +24,19 @@ from bumble.transport.common import AsyncPipeSink
 
 from ..controller import CorrectedController, SimulatedLink
 from . import gatt_policy
-from .apple_services import AmsService, AncsService, require_encryption
+from .ams_source import MediaSource
+from .ancs_provider import NotificationProvider
+from .apple_services import (
+    AMS_CHARACTERISTICS,
+    ANCS_CHARACTERISTICS,
+    AmsService,
+    AncsService,
+    GattLink,
+    require_encryption,
+)
+from .current_time import CurrentTimeService
 from .identity import PhoneIdentity, resolvable_private_address
+from .media_player import track_from
 from .navigation_service import (
     PAIRED_CLIENT_NAME,
     SERVER_NAME,
@@ -142,12 +153,32 @@ class Phone:
         self.service = NavigationNotifierService(
             lambda: self.server_name, self.paired, self._on_gatt_read, self._on_gatt_write
         )
-        self.ancs = AncsService(lambda connection, name, value: self._on_apple_write('ancs_write', connection, name, value))
-        self.ams = AmsService(lambda connection, name, value: self._on_apple_write('ams_write', connection, name, value))
+        self.clock = CurrentTimeService()
+        # The Notification Provider and the Media Source behind ANCS and AMS
+        # (created below, once the services have their handles).
+        self.ancs = AncsService(lambda connection, value: self.notifications.on_control_point(connection, value))
+        self.ams = AmsService(
+            lambda connection, value: self.media.on_remote_command(connection, value),
+            lambda connection, value: self.media.on_entity_update(connection, value),
+            lambda connection, value: self.media.on_entity_attribute_write(connection, value),
+            lambda connection: self.media.on_entity_attribute_read(connection),
+        )
         self.device = self._make_device()
+        apple_characteristics = {**self.ancs.by_name(), **self.ams.by_name()}
+        link = GattLink(
+            lambda: self.device,
+            apple_characteristics,
+            lambda: list(self.connections.values()),
+            self._peer,
+            self._emit,
+            self._spawn,
+        )
+        self.notifications = NotificationProvider(link)
+        self.media = MediaSource(link)
         self._characteristic_names = {
             self.service.server_name_characteristic.handle: SERVER_NAME,
             self.service.paired_client_name_characteristic.handle: PAIRED_CLIENT_NAME,
+            **{characteristic.handle: name for name, characteristic in apple_characteristics.items()},
         }
 
     def _make_device(self) -> Device:
@@ -167,7 +198,8 @@ class Phone:
         device.add_service(self.service)
         device.add_service(self.ancs)
         device.add_service(self.ams)
-        require_encryption(device.gatt_server, [self.ancs, self.ams])
+        device.add_service(self.clock)
+        require_encryption(device.gatt_server, [self.ancs, self.ams, self.clock])
         gatt_policy.enforce(device.gatt_server, self.security.link_security())
         device.on('connection', self._on_connection)
         device.on('characteristic_subscription', self._on_subscription)
@@ -176,6 +208,10 @@ class Phone:
     # ------------------------------------------------------------------ events
     def _emit(self, event: str, **fields) -> None:
         self._emit_raw({'event': event, 'phone': self.name, **fields})
+
+    def report(self, event: str, **fields) -> None:
+        """Emit an event on this phone's behalf (scenario helpers use it)."""
+        self._emit(event, **fields)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -215,18 +251,14 @@ class Phone:
             **self._value_fields(value),
         )
 
-    def _on_apple_write(self, event: str, connection, characteristic: str, value: bytes) -> None:
-        self._emit(event, characteristic=characteristic, peer=self._peer(connection), value_hex=value.hex())
-
     def _on_subscription(self, bearer, characteristic, notify: bool, indicate: bool) -> None:
         connection = bearer.connection if att.is_enhanced_bearer(bearer) else bearer
-        self._emit(
-            'subscribed',
-            characteristic=self._characteristic_names.get(characteristic.handle, str(characteristic.uuid)),
-            peer=self._peer(connection),
-            notify=notify,
-            indicate=indicate,
-        )
+        name = self._characteristic_names.get(characteristic.handle, str(characteristic.uuid))
+        self._emit('subscribed', characteristic=name, peer=self._peer(connection), notify=notify, indicate=indicate)
+        if name in ANCS_CHARACTERISTICS:
+            self._spawn(self.notifications.on_subscription(connection, name, notify))
+        elif name in AMS_CHARACTERISTICS:
+            self._spawn(self.media.on_subscription(connection, name, notify))
 
     def _on_connection(self, connection) -> None:
         if connection.role != hci.Role.PERIPHERAL:
@@ -240,13 +272,21 @@ class Phone:
             handle=connection.handle,
         )
         connection.on('disconnection', lambda reason: self._on_disconnection(connection, reason))
+        connection.on('connection_encryption_change', lambda: self._on_encryption_change(connection))
         if self.settings.advertise_while_connected:
             self._spawn(self._resume_advertising())
         if self.settings.mtu:
             self._spawn(self._exchange_mtu(connection, self.settings.mtu))
 
+    def _on_encryption_change(self, connection) -> None:
+        if connection.encryption and connection.handle in self.connections:
+            self._spawn(self.notifications.on_encrypted(connection))
+            self._spawn(self.media.on_encrypted(connection))
+
     def _on_disconnection(self, connection, reason: int) -> None:
         self.connections.pop(connection.handle, None)
+        self.notifications.on_disconnection(connection)
+        self.media.on_disconnection(connection)
         self._emit('disconnected', peer=self._peer(connection), reason=reason)
         self._spawn(self._resume_advertising())
 
@@ -417,6 +457,85 @@ class Phone:
         for connection in self.connections.values():
             self.security.request_security(connection)
 
+    # ------------------------------------------------------ notifications (ANCS)
+    async def post_notification(self, app: str, category='other', title: str = '', subtitle: str = '',
+                                message: str = '', date=None, positive_action: str = '',
+                                negative_action: str = '', silent: bool = False, important: bool = False,
+                                app_name: str | None = None, on_action: str = 'remove') -> dict:
+        """A notification appears on the phone. Returns it with its stable `id` and
+        its `uid` in the running session (None without one)."""
+        notification = await self.notifications.post(
+            app, category, title, subtitle, message, date, positive_action, negative_action,
+            silent, important, app_name, on_action,
+        )
+        return self.notifications.describe(notification)
+
+    async def modify_notification(self, notification: int | None = None, *, uid: int | None = None, **changes) -> dict:
+        """Change a notification (by `id`, or by its `uid` in a running session)."""
+        try:
+            found = self.notifications.resolve(notification, uid)
+        except KeyError as error:
+            raise PhoneError(str(error.args[0])) from error
+        await self.notifications.modify(found, **changes)
+        return self.notifications.describe(found)
+
+    async def remove_notification(self, notification: int | None = None, *, uid: int | None = None) -> dict:
+        try:
+            found = self.notifications.resolve(notification, uid)
+        except KeyError as error:
+            raise PhoneError(str(error.args[0])) from error
+        described = self.notifications.describe(found)
+        await self.notifications.remove(found)
+        return described
+
+    def list_notifications(self) -> list[dict]:
+        return self.notifications.list()
+
+    async def set_sharing(self, on: bool) -> None:
+        """The "Share System Notifications" switch of the head unit on this phone."""
+        await self.notifications.set_sharing(bool(on))
+
+    def drop_subscriptions(self, control_point: str = 'acknowledge', delay: float | None = None,
+                           services=('ancs',)) -> list[str]:
+        """The phone silently forgets the head unit's subscriptions (ANCS, and AMS
+        if asked); returns the peers affected."""
+        unknown = set(services) - {'ancs', 'ams'}
+        if unknown:
+            raise PhoneError(f'unknown services {sorted(unknown)}: ancs, ams')
+        peers: list[str] = []
+        if 'ancs' in services:
+            peers += self.notifications.drop_subscriptions(control_point, delay)
+        if 'ams' in services:
+            peers += self.media.drop_subscriptions()
+        peers = sorted(set(peers))
+        self._emit('subscriptions_dropped', peers=peers, services=list(services), control_point=control_point, delay=delay)
+        return peers
+
+    # ------------------------------------------------------------- media (AMS)
+    async def play_track(self, title: str, artist: str = '', album: str = '', duration: float = 0.0,
+                         player: str | None = None, elapsed: float = 0.0, state='playing',
+                         queue_index: int | None = None, queue_count: int | None = None) -> dict:
+        return await self.media.play_track(title, artist, album, duration, player, elapsed, state, queue_index, queue_count)
+
+    async def set_playback(self, state=None, elapsed: float | None = None, rate: float | None = None) -> dict:
+        return await self.media.set_playback(state, elapsed, rate)
+
+    async def set_volume(self, volume: float) -> dict:
+        return await self.media.set_volume(volume)
+
+    async def set_queue(self, index: int | None = None, count: int | None = None,
+                        shuffle: int | None = None, repeat: int | None = None) -> dict:
+        return await self.media.set_queue(index, count, shuffle, repeat)
+
+    async def set_playlist(self, tracks: list, index: int = 0, player: str | None = None) -> dict:
+        return await self.media.set_playlist([track_from(t) for t in tracks], index, player)
+
+    async def set_supported_commands(self, commands: list | None) -> dict:
+        return await self.media.set_supported_commands(commands)
+
+    async def stop_player(self) -> dict:
+        return await self.media.stop()
+
     # --------------------------------------------------------------------- state
     @property
     def address(self) -> str:
@@ -438,6 +557,10 @@ class Phone:
             'bonds': sorted(name.split('/')[0] for name in self.security.bonds),
             'encrypted': any(bool(c.encryption) for c in self.connections.values()),
             'pairing': self.security.mode,
+            'sharing': self.notifications.sharing,
+            'notifications': len(self.notifications.notifications),
+            'ancs_sessions': sorted(session.peer for session in self.notifications.sessions.values()),
+            'player': self.media.player.name,
         }
 
     async def close(self) -> None:

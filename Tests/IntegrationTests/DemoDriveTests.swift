@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// The main job as a test: scripts/demo.py drives the head unit through a
+/// whole trip; the events and the frames it leaves behind are checked.
+@Suite struct DemoDriveTests {
+    @Test func scriptedDriveEndsWithEverythingShownThatShouldBe() throws {
+        let out = Paths.temporaryDirectory("demo").appendingPathComponent("demo")
+        let process = Process()
+        process.executableURL = Paths.python
+        process.arguments = [Paths.packageRoot.appendingPathComponent("scripts/demo.py").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DEMO_OUT"] = out.path
+        environment["HEADUNIT_BIN"] = Paths.headunit.path
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+
+        let lines = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+        let events = lines.compactMap { PhoneSimulator.parse(String($0)) }
+        func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+        #expect(named("paired").first?["method"] as? String == "passkey")
+        let notifications = named("notification")
+        // Dropped again in the session after the phone came back (PreExisting).
+        #expect(notifications.filter { $0["action"] as? String == "dropped" }.count >= 2)
+        #expect(notifications.allSatisfy { $0["action"] as? String != "dropped" || $0["title"] is NSNull })
+        #expect(notifications.contains { $0["kind"] as? String == "navigation" && $0["action"] as? String == "shown" })
+        #expect(notifications.contains { $0["kind"] as? String == "navigation" && $0["action"] as? String == "removed" })
+        #expect(named("now_playing").contains { $0["title"] as? String == "Under Pressure" })
+        #expect(named("encrypted").count == 2) // after pairing, and with the bond after the phone came back
+        #expect(named("frame").count >= 10)
+
+        // The frames: the drive's snapshots exist and hold a drawn screen.
+        for snapshot in ["1-passkey", "2-navigation-and-music", "3-phone-away"] {
+            let data = try Data(contentsOf: out.appendingPathComponent("\(snapshot).png"))
+            #expect(data.count > 5_000, "\(snapshot).png is \(data.count) bytes")
+            #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        }
+    }
+}
