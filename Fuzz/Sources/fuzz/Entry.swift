@@ -20,8 +20,10 @@ let targets: [FuzzTarget] = [
     ANCSDataSourceTarget.target,
     AMSTarget.target,
     ConsoleTarget.target,
+    ConfigTarget.target,
     BondStoreTarget.target,
     StateNamesTarget.target,
+    InputTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
