@@ -23,7 +23,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Console", "Config", "Input", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.

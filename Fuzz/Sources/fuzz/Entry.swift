@@ -24,6 +24,7 @@ let targets: [FuzzTarget] = [
     BondStoreTarget.target,
     StateNamesTarget.target,
     InputTarget.target,
+    PairingRoutineTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
@@ -40,7 +41,12 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
     // Every layer logs what it drops; building the lines is part of what is
     // tested, printing them only slows the run down (FUZZ_LOG=1 shows them).
     Log.level = .trace
-    if environment("FUZZ_LOG") == nil { Log.sink = { _, _, _ in } }
+    if environment("FUZZ_LOG") == nil {
+        Log.sink = { _, _, _ in }
+    } else {
+        // Unbuffered, so the lines before a crash are not lost with it.
+        Log.sink = { level, subsystem, message in fputs("[\(level.name)] \(subsystem): \(message)\n", stderr) }
+    }
 
     if let directory = environment("FUZZ_WRITE_SEEDS") {
         for target in targets { writeSeeds(target, into: directory) }
