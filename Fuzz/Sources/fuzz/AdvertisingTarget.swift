@@ -22,23 +22,10 @@ enum AdvertisingTarget {
         _ = merged.name?.utf8.count
 
         // The same bytes inside HCI events, when they fit one.
-        var reports: [AdvertisingReport] = []
         let legacy = [UInt8(2)] + report(0x00, advertising) + report(0x04, scanResponse)
-        if 2 + legacy.count <= 255, let packet = HCIEvent(body: [HCIEvent.codeLEMeta, UInt8(1 + legacy.count), LEMetaEvent.subeventAdvertisingReport] + legacy) {
-            guard case .le(.advertisingReports(let parsed)) = packet else {
-                invariant(false, "legacy Advertising Report parsed as something else")
-                return
-            }
-            invariant(parsed.map { $0.data } == [advertising, scanResponse], "report data altered")
-            reports = parsed
-        }
+        var reports = carried(in: LEMetaEvent.subeventAdvertisingReport, legacy, advertising, scanResponse) ?? []
         let extended = [UInt8(2)] + extendedReport(0x13, advertising) + extendedReport(0x1B, scanResponse)
-        if 2 + extended.count <= 255, let packet = HCIEvent(body: [HCIEvent.codeLEMeta, UInt8(1 + extended.count), LEMetaEvent.subeventExtendedAdvertisingReport] + extended) {
-            guard case .le(.advertisingReports(let parsed)) = packet else {
-                invariant(false, "extended Advertising Report parsed as something else")
-                return
-            }
-            invariant(parsed.map { $0.data } == [advertising, scanResponse], "extended report data altered")
+        if let parsed = carried(in: LEMetaEvent.subeventExtendedAdvertisingReport, extended, advertising, scanResponse) {
             invariant(parsed.first?.isConnectable == true && parsed.last?.kind == .scanResponse, "report kinds altered")
         }
         if reports.isEmpty {
@@ -53,6 +40,22 @@ enum AdvertisingTarget {
         }
         invariant(entry.data == merged, "a scan merges advertising data differently from AdvertisingData")
         _ = Advertisers.describe(entry)
+    }
+
+    /// The reports of an LE Meta event with these parameters, checked to
+    /// carry the two data fields unaltered; nil when they do not fit an event.
+    static func carried(in subevent: UInt8, _ parameters: [UInt8], _ first: [UInt8], _ second: [UInt8]) -> [AdvertisingReport]? {
+        guard 2 + parameters.count <= 255 else { return nil }
+        guard let event = HCIEvent(body: [HCIEvent.codeLEMeta, UInt8(1 + parameters.count), subevent] + parameters) else {
+            invariant(false, "a well-formed Advertising Report \(subevent) was refused")
+            return nil
+        }
+        guard case .le(.advertisingReports(let parsed)) = event else {
+            invariant(false, "Advertising Report \(subevent) parsed as something else")
+            return nil
+        }
+        invariant(parsed.map { $0.data } == [first, second], "report data altered")
+        return parsed
     }
 
     static func report(_ type: UInt8, _ data: [UInt8]) -> [UInt8] {
