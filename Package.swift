@@ -20,6 +20,10 @@ let package = Package(
     name: "NavigationNotifier",
     products: [
         .executable(name: "headunit", targets: ["headunit"]),
+        // The parsers and state machines, for the fuzz targets in Fuzz/ (a
+        // separate package that depends on this one by path).
+        .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.

@@ -86,7 +86,13 @@ public struct NowPlayingState: Equatable {
         guard let playback, let receivedAt = playbackReceivedAt else { return nil }
         var elapsed = playback.elapsedMilliseconds
         if playback.state != .paused {
-            elapsed += now.millisecondsSince(receivedAt) * playback.rateThousandths / 1000
+            // The rate is text from the phone and may be absurd ("64000000000"):
+            // saturate instead of trapping on overflow.
+            let since = now.millisecondsSince(receivedAt)
+            let (product, overflow) = since.multipliedReportingOverflow(by: playback.rateThousandths)
+            let advance = overflow ? ((since < 0) == (playback.rateThousandths < 0) ? Int64.max : Int64.min) : product / 1000
+            let (sum, sumOverflow) = elapsed.addingReportingOverflow(advance)
+            elapsed = sumOverflow ? (advance < 0 ? Int64.min : Int64.max) : sum
         }
         if let duration = durationMilliseconds, duration > 0, elapsed > duration { elapsed = duration }
         return max(0, elapsed)

@@ -179,7 +179,10 @@ public struct TouchTracker {
         }
         guard let g = gesture else { return nil }
         gesture = nil
-        let held = (time - g.startTime) / 1000
+        // Timestamps come from the device's stream: a wild pair must not trap
+        // on overflow; it only means this was no tap.
+        let (elapsed, overflow) = time.subtractingReportingOverflow(g.startTime)
+        let held = overflow ? -1 : elapsed / 1000
         guard let start = g.start, !g.cancelled, !g.moved, g.contacts <= 1,
               held >= 0, held <= limits.maximumMilliseconds else { return nil }
         return start

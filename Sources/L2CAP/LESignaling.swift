@@ -21,6 +21,12 @@ extension L2CAPLayer {
             return
         }
         guard payload.count <= L2CAPLayer.signalingMTU else {
+            // Not even an oversized response is answered: two stacks would
+            // loop (a Command Reject is itself a response).
+            guard !code.isResponse else {
+                Log.warning("l2cap", "oversized \(code) of \(payload.count) bytes on \(link.handle) ignored")
+                return
+            }
             Log.warning("l2cap", "\(code) of \(payload.count) bytes on \(link.handle) exceeds the signaling MTU")
             var mtu = ByteWriter()
             mtu.u16(UInt16(L2CAPLayer.signalingMTU))

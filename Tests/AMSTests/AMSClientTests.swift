@@ -72,6 +72,20 @@ import Testing
         #expect(np.elapsedMilliseconds(at: t0.adding(seconds: 5)) == 201_000)
     }
 
+    /// Found by fuzzing (Fuzz/corpus/ams/crash-absurd-playback-rate): a
+    /// huge PlaybackRate times the time since it arrived overflowed and trapped.
+    @Test func absurdPlaybackRateSaturates() {
+        var np = NowPlayingState()
+        let t0 = Instant(milliseconds: 1_000)
+        np.playbackReceivedAt = t0
+        np.playback = PlaybackInfo("3,64000000000.0,0")
+        #expect(np.elapsedMilliseconds(at: t0.adding(seconds: 10_000)) == Int64.max)
+        np.durationMilliseconds = 200_000
+        #expect(np.elapsedMilliseconds(at: t0.adding(seconds: 10_000)) == 200_000)
+        np.playback = PlaybackInfo("2,-64000000000.0,5")
+        #expect(np.elapsedMilliseconds(at: t0.adding(seconds: 10_000)) == 0)
+    }
+
     @Test func remoteCommandNames() {
         #expect(RemoteCommandID(name: "next") == .nextTrack)
         #expect(RemoteCommandID(name: "volume-down") == .volumeDown)

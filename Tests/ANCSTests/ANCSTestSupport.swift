@@ -49,7 +49,9 @@ final class ANCSHarness {
 
     init(configuration: ANCSConfiguration = ANCSConfiguration(), appNames: AppNameCache = AppNameCache(),
          showing apps: Set<String> = ["com.google.Maps", "com.apple.Maps"]) {
-        var harnessSelf: ANCSHarness?
+        // Weak: the client holds the filter, so a strong reference here would
+        // keep harness and client alive forever (LeakSanitizer finds it).
+        weak var harnessSelf: ANCSHarness?
         client = ANCSClient(connection: handle, configuration: configuration, appNames: appNames) { n in
             harnessSelf?.filterCalls.append(n)
             return n.app.map { apps.contains($0.value) } ?? false

@@ -52,6 +52,17 @@ import Testing
         #expect(run(stPanel, s) == [.tap(TouchPoint(x: 195, y: 117))])
     }
 
+    /// Found by fuzzing (Fuzz/corpus/input/crash-wild-timestamps): a touch
+    /// whose timestamps lie far apart overflowed the held-time subtraction.
+    @Test func wildTimestampsAreNoTap() {
+        var s = EventStream()
+        s.time = -9_000_000_000_000_000_000
+        s.stDown(1000, 1000)
+        s.time = 9_000_000_000_000_000_000
+        s.stUp()
+        #expect(run(stPanel, s).isEmpty)
+    }
+
     @Test func longPressIsNotATap() {
         var s = EventStream()
         s.stDown(1000, 1000)

@@ -157,6 +157,15 @@ import BluetoothCore
         #expect(drain(&l2cap) == [.transmit(handle, frame("0800 0500 01 0f 0400 0100 1700"))])
     }
 
+    /// Found by fuzzing (Fuzz/corpus/le-signaling/crash-oversized-response):
+    /// a response longer than the signaling MTU got a Command Reject.
+    @Test func oversizedResponseIsNotAnswered() {
+        var l2cap = layer()
+        let payload: [UInt8] = [0x13, 0xBB, 24, 0] + [UInt8](repeating: 0xBB, count: 24)  // Param update response
+        l2cap.receive(BasicFrame.encode(channel: .leSignaling, payload: payload), on: handle)
+        #expect(drain(&l2cap).isEmpty)
+    }
+
     @Test func forgetsDisconnectedLinks() {
         var l2cap = layer()
         l2cap.linkDisconnected(handle)

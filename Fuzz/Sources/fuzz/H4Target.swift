@@ -1,0 +1,124 @@
+import BluetoothCore
+@testable import HCI
+
+/// The H4 byte stream from the controller, cut into reads at input-derived
+/// points: first through a bare H4Framer, then through a ready Host with a
+/// link (events, ACL reassembly, flow control, recovery on timeouts).
+enum H4Target {
+    static let target = FuzzTarget(name: "h4", run: run, seeds: seeds)
+
+    /// Type byte, ACL header, 65535 payload bytes: nothing can be longer.
+    static let largestPacket = 1 + 4 + 65535
+
+    static func run(_ data: [UInt8]) {
+        var random = SplitMix(seed: SplitMix.seed(data))
+        var reads: [Range<Int>] = []
+        var start = 0
+        while start < data.count {
+            let end = min(data.count, start + 1 + random.below(random.below(4) == 0 ? 300 : 24))
+            reads.append(start..<end)
+            start = end
+        }
+
+        // The packets must not depend on how reads cut the stream, and every
+        // byte is a packet's, dropped, or pending.
+        var whole = H4Framer()
+        let expected = whole.push(data)
+        var framer = H4Framer()
+        var packets: [HCIPacket] = []
+        for read in reads {
+            packets += framer.push(data[read])
+            invariant(framer.pendingCount < largestPacket, "framer holds \(framer.pendingCount) bytes, more than a packet")
+        }
+        invariant(packets == expected, "packets depend on where reads cut the stream")
+        invariant(framer.droppedBytes == whole.droppedBytes && framer.pendingCount == whole.pendingCount,
+                  "dropped or pending bytes depend on the cuts")
+        var accounted = whole.droppedBytes + whole.pendingCount
+        for packet in expected {
+            invariant(packet.type != .command, "a command packet from the controller was accepted")
+            let header = packet.type.headerLength
+            invariant(packet.body.count >= header, "packet shorter than its header")
+            accounted += 1 + packet.body.count
+        }
+        invariant(accounted == data.count, "framer lost or invented bytes: \(accounted) of \(data.count)")
+
+        var now = Instant(milliseconds: 1_000)
+        let host = ReadyHost.make(now: now)
+        for read in reads {
+            now = now.adding(milliseconds: Int64(random.below(2_500)))
+            host.receive(data[read], now: now)
+            if let deadline = host.nextDeadline, deadline <= now { host.handleTimeout(now: now) }
+            if random.below(6) == 0 {
+                // Traffic of our own keeps ACL flow control busy.
+                host.sendL2CAP(H4.l2cap(channel: 0x0004, [UInt8](repeating: 0x0A, count: random.below(70))), on: ReadyHost.link)
+            }
+            drain(host, now: now)
+        }
+    }
+
+    static func drain(_ host: Host, now: Instant) {
+        while let event = host.pollEvent() {
+            if case .l2capFrame(_, let frame) = event {
+                invariant(frame.count >= 4 && frame.count == 4 + le16(frame, 0),
+                          "reassembled frame of \(frame.count) bytes disagrees with its L2CAP length")
+            }
+        }
+        while let packet = host.pollTransmit(now: now) {
+            switch packet.type {
+            case .command:
+                invariant(HCICommand(body: packet.body) != nil, "malformed command sent")
+            case .aclData:
+                guard let acl = ACLPacket(body: packet.body) else {
+                    invariant(false, "malformed ACL packet sent")
+                    return
+                }
+                invariant(acl.data.count <= host.controller.aclDataLength,
+                          "ACL fragment of \(acl.data.count) bytes exceeds the controller's \(host.controller.aclDataLength)")
+            default:
+                invariant(false, "host sent a packet of type \(packet.type.rawValue)")
+            }
+        }
+    }
+
+    static func seeds() -> [(String, [UInt8])] {
+        let link = ReadyHost.link
+        let other = ConnectionHandle(0x0041)
+        let phone = BluetoothAddress("5C:F7:E6:D5:C4:B3", kind: .random)!
+        let readByGroupType: [UInt8] = [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]
+        let advertisingData: [UInt8] = [0x02, 0x01, 0x06] + [0x11, 0x07] + nnServiceLE + [0x06, 0x09] + Array("Anna".utf8) + [0x00]
+        let longFrame = H4.l2cap(channel: 0x0004, [0x1B, 0x03, 0x00] + [UInt8](repeating: 0x41, count: 40))
+        return [
+            ("att-request", H4.acl(link, boundary: 0b10, H4.l2cap(channel: 0x0004, readByGroupType))),
+            ("att-fragmented", H4.acl(link, boundary: 0b10, Array(longFrame[0..<27]))
+                + H4.acl(link, boundary: 0b01, Array(longFrame[27...]))),
+            ("smp-pairing-response", H4.acl(link, boundary: 0b10, H4.l2cap(channel: 0x0006, [0x02, 0x04, 0x00, 0x2D, 0x10, 0x02, 0x03]))),
+            ("le-signaling", H4.acl(link, boundary: 0b10, H4.l2cap(channel: 0x0005, [0x12, 0x01, 0x08, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01]))),
+            ("second-link", H4.connectionComplete(handle: other, peer: phone, role: 1)
+                + H4.acl(other, boundary: 0b10, H4.l2cap(channel: 0x0004, [0x02, 0xF7, 0x00]))),
+            ("enhanced-connection-complete", H4.leMeta(0x0A, [0x00, 0x42, 0x00, 0x00, 0x01] + phone.littleEndianBytes
+                + [UInt8](repeating: 0, count: 12) + [0x18, 0x00, 0x00, 0x00, 0x90, 0x01, 0x00])),
+            ("completed-packets", H4.event(0x13, [0x01, 0x40, 0x00, 0x02, 0x00])),
+            ("disconnection", H4.event(0x05, [0x00, 0x40, 0x00, 0x13])),
+            ("hardware-error", H4.event(0x10, [0x01])),
+            ("buffer-overflow", H4.event(0x1A, [0x01])),
+            ("encryption-change", H4.event(0x08, [0x00, 0x40, 0x00, 0x01]) + H4.event(0x59, [0x00, 0x40, 0x00, 0x01, 0x10])),
+            ("key-refresh", H4.event(0x30, [0x00, 0x40, 0x00])),
+            ("ltk-request", H4.leMeta(0x05, [0x40, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 0x34, 0x12])),
+            ("remote-parameters", H4.leMeta(0x06, [0x40, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01])),
+            ("connection-update", H4.leMeta(0x03, [0x00, 0x40, 0x00, 0x24, 0x00, 0x00, 0x00, 0x90, 0x01])),
+            ("data-length", H4.leMeta(0x07, [0x40, 0x00, 0xFB, 0x00, 0x48, 0x08, 0xFB, 0x00, 0x48, 0x08])),
+            ("advertising-report", H4.leMeta(0x02, [0x01, 0x00, 0x01] + phone.littleEndianBytes
+                + [UInt8(advertisingData.count)] + advertisingData + [0xC4])),
+            ("extended-advertising-report", H4.leMeta(0x0D, [0x01, 0x13, 0x00, 0x01] + phone.littleEndianBytes
+                + [0x01, 0x00, 0xFF, 0x7F, 0xB0, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6)
+                + [UInt8(advertisingData.count)] + advertisingData)),
+            ("command-status-error", H4.event(0x0F, [0x0C, 0x01, 0x0D, 0x20])),
+            ("remote-version", H4.event(0x0C, [0x00, 0x40, 0x00, 0x0B, 0x4C, 0x00, 0x0E, 0x04])),
+            ("out-of-sync", [0xFF, 0x00, 0x13, 0x04] + H4.event(0x10, [0x03])),
+            ("iso-and-sco", [0x05, 0x40, 0x00, 0x02, 0x00, 0xAA, 0xBB, 0x03, 0x40, 0x00, 0x01, 0xCC]),
+        ]
+    }
+
+    /// The NavigationNotifier service UUID, least significant byte first.
+    static let nnServiceLE: [UInt8] = BluetoothUUID("AB312B45-A8A1-4BCE-97E7-7D3D97FB541E")!.fullLittleEndian
+}
