@@ -110,15 +110,11 @@ public struct Path {
         out.contourEnds = contourEnds
         if (sx < 0) != (sy < 0) {
             // A mirror flips every contour's orientation: flip them back.
-            // Built anew rather than by reversing slices in place.
-            var flipped: [PointF] = []
-            flipped.reserveCapacity(out.points.count)
             var start = 0
             for end in contourEnds {
-                flipped.append(contentsOf: out.points[start..<end].reversed())
+                out.points[start..<end].reverse()
                 start = end
             }
-            out.points = flipped
         }
         return out
     }
