@@ -16,8 +16,14 @@ enum BondStoreTarget {
         let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
         var template = Array((base + "/fuzz-bond-store-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
+        atexit { BondStoreTarget.removeDirectory() }
         return String(cString: made)
     }()
+
+    static func removeDirectory() {
+        for name in store.files.list() { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
     static let store = BondStore(files: StateFiles(directory: directory))
 
     static func put(_ name: String, _ bytes: [UInt8]) {
