@@ -3,6 +3,14 @@ import Testing
 @testable import HCI
 
 @Suite struct CommandFlowTests {
+    /// A host brought up by a healthy scripted controller.
+    func readyHost() -> (Host, ScriptedController) {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        return (host, controller)
+    }
+
     @Test func bringUpRunsTheFullSequenceAndReportsReady() {
         let host = Host()
         var controller = ScriptedController()
@@ -20,9 +28,7 @@ import Testing
     }
 
     @Test func onlyOneCommandInFlightWithOneCredit() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
         host.send(.leSetScanEnable(true, filterDuplicates: false))
         host.send(.leSetScanEnable(false, filterDuplicates: false))
@@ -32,9 +38,7 @@ import Testing
     }
 
     @Test func numCommandPacketsGrantsSeveralCredits() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
         host.send(.leSetScanEnable(true, filterDuplicates: false))
         host.send(.leSetScanEnable(false, filterDuplicates: false))
@@ -46,9 +50,7 @@ import Testing
     }
 
     @Test func zeroCreditsHoldsCommandsUntilANopGrantsOne() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
         host.send(.leSetScanEnable(true, filterDuplicates: false))
         #expect(drain(host).count == 1)
@@ -62,9 +64,7 @@ import Testing
     }
 
     @Test func controllerThatNeverGrantsCreditsIsReset() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         host.send(.leSetScanParameters(active: true, interval: 96, window: 48))
         host.send(.leSetScanEnable(true, filterDuplicates: false))
         _ = drain(host)
@@ -78,9 +78,7 @@ import Testing
     }
 
     @Test func completionReceivesReturnParameters() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         var result: CommandResult?
         host.send(HCICommand(.leRand)) { result = $0 }
         _ = drain(host)
@@ -89,9 +87,7 @@ import Testing
     }
 
     @Test func silentControllerIsResetAfterTheTimeout() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         var result: CommandResult?
         host.send(HCICommand(.leRand)) { result = $0 }
         _ = drain(host)
@@ -112,9 +108,7 @@ import Testing
     }
 
     @Test func hardwareErrorDropsLinksAndResets() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         let peer = BluetoothAddress("C4:11:22:33:44:55", kind: .random)!
         host.receive(ScriptedController.connectionComplete(handle: 0x40, peer: peer), now: .zero)
         _ = events(host)
@@ -132,18 +126,14 @@ import Testing
     }
 
     @Test func unsolicitedAnswerIsIgnored() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         host.receive(controller.commandComplete(.leRand, [0, 1, 2, 3, 4, 5, 6, 7, 8]), now: .zero)
         #expect(host.isReady)
         #expect(events(host).isEmpty)
     }
 
     @Test func malformedEventsAreDropped() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        var (host, controller) = readyHost()
         // A Command Status one byte short, and a Number Of Completed Packets
         // whose count promises more entries than it carries.
         host.receive([0x04, 0x0F, 0x03, 0x00, 0x01, 0x03], now: .zero)
