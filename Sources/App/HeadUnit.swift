@@ -28,6 +28,9 @@ final class HeadUnit {
         var consoleDevice: String?
         var display: DisplaySpec = .none
         var configuration = HeadUnitConfiguration()
+        /// The hardware watchdog to pet from the event loop (`--watchdog`).
+        var watchdogDevice: String?
+        var watchdogTimeoutSeconds = Watchdog.defaultTimeoutSeconds
     }
 
     let loop: EventLoop
@@ -76,12 +79,28 @@ final class HeadUnit {
     var phoneClock: PhoneClock?
     let screen: Screen
     var screenTimer: EventLoop.TimerID?
+    /// The hardware watchdog, petted by a timer of `loop`.
+    private(set) var watchdog: Watchdog?
+    /// Why the watchdog asked for is not in use, for `status`.
+    private var watchdogProblem: String?
 
     init(options: Options) throws(SystemError) {
         configuration = options.configuration
         pairingConfiguration = options.configuration.pairing
         notifications = NotificationModel(filter: options.configuration.filter)
         loop = try EventLoop()
+        // The watchdog first: a previous run may have left it armed.
+        if let device = options.watchdogDevice {
+            do {
+                let w = try Watchdog(device: device, timeoutSeconds: options.watchdogTimeoutSeconds)
+                w.start(on: loop)
+                watchdog = w
+                Log.info("watchdog", "\(w.description), petted every \(w.intervalMilliseconds) ms from the event loop")
+            } catch {
+                watchdogProblem = "\(error)"
+                Log.error("watchdog", "\(error); running without the watchdog (a hung head unit will not reset the board)")
+            }
+        }
         driver = HCIDriver(spec: options.spec, loop: loop)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
         events = EventLog(path: options.eventsPath)
@@ -140,6 +159,7 @@ final class HeadUnit {
             lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
         }
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
+        lines.append("watchdog: \(watchdog?.description ?? watchdogProblem.map { "not in use (\($0))" } ?? "none")")
         return lines.joined(separator: "\n")
     }
 

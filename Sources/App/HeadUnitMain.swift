@@ -7,13 +7,15 @@ public enum HeadUnitMain {
     usage:
       headunit run  --hci SPEC [--display SPEC] [--state DIR] [--config FILE]
                     [--trace FILE.btsnoop] [--events FILE.jsonl] [--console DEV|-]
+                    [--watchdog /dev/watchdogN [--watchdog-timeout SECONDS]]
       headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop]
       headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop]
       headunit version
     SPEC: hciN | uart:/dev/ttyX[:baud] | tcp:HOST:PORT
     """
 
-    static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level"]
+    static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level",
+                                      "watchdog", "watchdog-timeout"]
 
     public static func main(_ argv: [String]) -> Int32 {
         Log.sink = StandardErrorLog.write

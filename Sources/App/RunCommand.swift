@@ -6,7 +6,7 @@ import Platform
 
 /// `headunit run`: the head unit itself. The configuration file gives every
 /// setting a value; the command line overrides the transport, the display,
-/// the state directory and the log level.
+/// the state directory and the log level, and names the hardware watchdog.
 enum RunCommand {
     static func run(_ args: Arguments) throws(Arguments.UsageError) -> Int32 {
         let (configuration, keysSet) = loadConfiguration(args.options["config"])
@@ -26,13 +26,18 @@ enum RunCommand {
                 throw Arguments.UsageError(description: "--display: \(error)")
             }
         }
-        let options = HeadUnit.Options(spec: spec,
+        var options = HeadUnit.Options(spec: spec,
                                        stateDirectory: args.options["state"] ?? configuration.stateDirectory,
                                        tracePath: args.options["trace"],
                                        eventsPath: args.options["events"],
                                        consoleDevice: args.options["console"],
                                        display: display,
                                        configuration: configuration)
+        options.watchdogDevice = args.options["watchdog"]
+        options.watchdogTimeoutSeconds = try args.int("watchdog-timeout", default: Watchdog.defaultTimeoutSeconds)
+        guard options.watchdogTimeoutSeconds > 0 else {
+            throw Arguments.UsageError(description: "--watchdog-timeout wants a number of seconds above 0")
+        }
         do {
             let unit = try HeadUnit(options: options)
             return unit.run()

@@ -82,4 +82,11 @@ static inline unsigned long nn_eviocgprop(unsigned int length) { return EVIOCGPR
 static inline unsigned long nn_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
 static inline unsigned long nn_eviocsclockid(void) { return EVIOCSCLOCKID; }
 
+// Watchdog ioctls (linux/watchdog.h): request numbers are _IOR/_IOWR
+// macros, which Swift does not import.
+#include <linux/watchdog.h>
+static inline unsigned long nn_wdioc_keepalive(void) { return WDIOC_KEEPALIVE; }
+static inline unsigned long nn_wdioc_settimeout(void) { return WDIOC_SETTIMEOUT; }
+static inline unsigned long nn_wdioc_gettimeout(void) { return WDIOC_GETTIMEOUT; }
+
 #endif
