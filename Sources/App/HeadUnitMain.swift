@@ -10,12 +10,13 @@ public enum HeadUnitMain {
                     [--watchdog /dev/watchdogN [--watchdog-timeout SECONDS]]
       headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop]
       headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop]
+      headunit render --out FILE.png [--tile N]   (every maneuver arrow, for comparisons)
       headunit version
     SPEC: hciN | uart:/dev/ttyX[:baud] | tcp:HOST:PORT
     """
 
     static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level",
-                                      "watchdog", "watchdog-timeout"]
+                                      "watchdog", "watchdog-timeout", "out", "tile"]
 
     public static func main(_ argv: [String]) -> Int32 {
         Log.sink = StandardErrorLog.write
@@ -37,6 +38,8 @@ public enum HeadUnitMain {
                 return try ScanCommand.run(args)
             case "connect":
                 return try ConnectCommand.run(args)
+            case "render":
+                return try RenderCommand.run(args)
             case "help", nil:
                 print(usage)
                 return args.verb == nil ? 2 : 0
