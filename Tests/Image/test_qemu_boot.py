@@ -17,7 +17,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 class QemuBoot(unittest.TestCase):
-    def test_boots_pairs_draws_and_survives_a_crash(self):
+    def test_boots_pairs_draws_and_survives_a_crash_and_a_hang(self):
         image = os.path.join(TOP, "out", "image", "headunit-qemu-virt.img")
         self.assertTrue(os.path.exists(image), f"{image} missing: run image/build --board qemu-virt")
         artifacts = os.path.join(TOP, "out", "image", "boot-test")
@@ -27,7 +27,14 @@ class QemuBoot(unittest.TestCase):
             report = json.load(f)
         failed = [f"{c['name']}: {c['detail']}" for c in report["checks"] if not c["ok"]]
         self.assertEqual(result.returncode, 0, "; ".join(failed) or report.get("error", "boot test failed"))
-        sys.stderr.write(f"boot-to-first-frame {report['timings_s'].get('first_frame_s')} s, "
+        names = {c["name"] for c in report["checks"] if c["ok"]}
+        for check in ("the firmware holds the watchdog open",
+                      "a hung firmware gets the board reset by the watchdog"):
+            self.assertIn(check, names)
+        timings = report["timings_s"]
+        sys.stderr.write(f"boot-to-first-frame {timings.get('first_frame_s')} s, "
+                         f"hang to watchdog reset {timings.get('hang_to_watchdog_reset_s')} s, "
+                         f"to reconnected {timings.get('hang_to_reconnected_s')} s, "
                          f"whole test {report['total_s']} s\n")
 
 
