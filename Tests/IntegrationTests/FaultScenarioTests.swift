@@ -1,0 +1,295 @@
+import Foundation
+import Testing
+
+// Fault scenarios: what goes wrong in a car, injected into the simulated
+// phone and radio (Tests/Phone/phone/faults.py). After every fault the head
+// unit must come back to a working state by itself: connected and encrypted
+// again, a Maps instruction sent by the phone shown, the console answering
+// quickly, the process alive, and no HCI contract broken.
+//
+// | fault                                      | test                                                                          |
+// | ------------------------------------------ | ----------------------------------------------------------------------------- |
+// | controller Hardware Error                  | FaultScenarioTests.hardwareErrorResetsTheControllerAndTheLinkComesBack        |
+// | HCI transport closed and back (TCP, UART)  | FaultScenarioTests.transportLostAndBackReopensAndReconnects                   |
+// | link loss mid Data Source response         | FaultScenarioTests.linkLossInTheMiddleOfADataSourceResponse                   |
+// | link loss mid pairing (between SMP PDUs)   | FaultScenarioTests.linkLossInTheMiddleOfPairing                               |
+// | ATT transaction timeout                    | FaultScenarioTests.attTransactionTimeoutEndsTheLinkAndItComesBack             |
+// | the phone forgets the bond                 | SecurityIntegrationTests.phoneThatForgotTheBondIsPairedAgain                  |
+// | the phone reboots (new address)            | SecurityIntegrationTests.reconnectsWithStoredKeysAfterTheAddressRotates,      |
+// |                                            | PairingRoutineIntegrationTests.reconnectsAfterLinkLossAndAfterTheAddressRotates |
+// | Share System Notifications off             | NotificationsIntegrationTests.sharingOffOnThePhoneIsShownAsAHint (off from    |
+// |                                            | the start), FaultScenarioTests.sharingSwitchedOffAndOnAgainInTheMiddleOfADrive |
+// | subscriptions silently dropped             | NotificationsIntegrationTests.silentlyDroppedSubscriptionsAreRecoveredByTheLivenessProbe |
+// | a second phone trying to take over         | FaultScenarioTests.secondPhoneCannotTakeOverThePairing,                       |
+// |                                            | SecurityIntegrationTests.bondedPhoneIsRecognisedByItsIRKBeforeConnecting      |
+// | a second head unit trying to take over     | FaultScenarioTests.secondHeadUnitCannotTakeOverThePhone,                      |
+// |                                            | PairingRoutineIntegrationTests.phonePairedWithAnotherClientIsRefusedAndAnAvailableOneChosen |
+// | advertising flood (malformed included)     | FaultScenarioTests.advertisingFloodLeavesTheHeadUnitResponsive                |
+//
+// The faults and what the head unit does about each: docs/ROBUSTNESS.md, "Faults".
+@Suite(.serialized) struct FaultScenarioTests {
+    /// A lost link is noticed after 1 s instead of the 4 s supervision
+    /// timeout the head unit asks for: the same events, sooner.
+    static let simulatorArguments = ["--phone", "anna", "--link-loss-delay", "1"]
+
+    /// A head unit paired (passkey typed) with phone `anna`, its ANCS session running.
+    func pairedUnit(_ phone: PhoneSimulator, name: String, stateDirectory: URL? = nil) throws -> RunningHeadUnit {
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: stateDirectory, name: name)
+        try typePasskey(shownBy: unit, into: phone)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
+        return unit
+    }
+
+    func typePasskey(shownBy unit: RunningHeadUnit, into phone: PhoneSimulator) throws {
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+    }
+
+    /// The working state: the console answers `status` quickly and reports
+    /// an encrypted link to the phone, and a Maps instruction posted now is shown.
+    func expectWorking(_ unit: RunningHeadUnit, _ phone: PhoneSimulator, title: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(unit.process.isRunning, "the head unit exited", sourceLocation: sourceLocation)
+        let answered = statusLatency(unit) { $0.contains(", encrypted, ATT_MTU") }
+        #expect(answered != nil, "status shows no encrypted link", sourceLocation: sourceLocation)
+        if let answered { #expect(answered < 2, "status took \(answered) s", sourceLocation: sourceLocation) }
+        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                "title": title, "message": "Turn left onto Market Street"])
+        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == title }
+        #expect(shown?["message"] as? String == "Turn left onto Market Street", "'\(title)' not shown", sourceLocation: sourceLocation)
+        if shown == nil, ProcessInfo.processInfo.environment["FAULT_DEBUG"] != nil {
+            print(unit.stderr.all.joined(separator: "\n"))
+            print(phone.events.all.suffix(60).joined(separator: "\n"))
+        }
+        expectNoViolations(phone, sourceLocation: sourceLocation)
+    }
+
+    /// Seconds until the console answered `status` with a line matching
+    /// `match` (nil: not within 10 s).
+    func statusLatency(_ unit: RunningHeadUnit, match: @escaping (String) -> Bool = { $0.hasPrefix("state: ") }) -> TimeInterval? {
+        let start = Date()
+        unit.type("status")
+        guard unit.console.next(timeout: 10, where: match) != nil else { return nil }
+        return Date().timeIntervalSince(start)
+    }
+
+    func expectNoViolations(_ phone: PhoneSimulator, sourceLocation: SourceLocation = #_sourceLocation) {
+        let violations = phone.events.all.filter { $0.contains("\"hci_violation\"") }
+        #expect(violations.isEmpty, "HCI contract broken: \(violations.prefix(3))", sourceLocation: sourceLocation)
+    }
+
+    func phoneEvents(_ phone: PhoneSimulator, _ name: String) -> [[String: Any]] {
+        phone.events.all.compactMap(PhoneSimulator.parse).filter { $0["event"] as? String == name }
+    }
+
+    // MARK: - Controller and transport
+
+    @Test func hardwareErrorResetsTheControllerAndTheLinkComesBack() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-hwerror")
+        defer { unit.stop() }
+        try phone.command("hardware_error", ["code": 0x42])
+        let reported = unit.waitFor("error", timeout: 10) { $0["what"] as? String == "controller" }
+        #expect((reported?["detail"] as? String)?.contains("Hardware Error 0x42") == true)
+        // The reset controller forgot the link; the phone notices, the head
+        // unit finds it again and encrypts with the stored keys.
+        #expect(phone.waitFor("disconnected", timeout: 15) != nil)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
+        try expectWorking(unit, phone, title: "After the hardware error")
+    }
+
+    @Test func transportLostAndBackReopensAndReconnects() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-transport")
+        defer { unit.stop() }
+        // The controller is gone for 3 s: every reconnect attempt is refused.
+        try phone.command("hci_unplug", ["seconds": 3])
+        #expect(phone.waitFor("hci_client", timeout: 5) { $0["state"] as? String == "disconnected" } != nil)
+        #expect(unit.waitForState("remembered", timeout: 10))
+        // Meanwhile the head unit keeps running and answering.
+        let latency = statusLatency(unit) { $0.hasPrefix("controller: not ready") }
+        #expect(latency != nil && latency! < 2, "status without a controller: \(String(describing: latency))")
+        #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "plugged" } != nil)
+        #expect(phone.waitFor("hci_client", timeout: 15) { $0["state"] as? String == "connected" } != nil)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        try expectWorking(unit, phone, title: "After the transport came back")
+    }
+
+    // MARK: - Link loss
+
+    @Test func linkLossInTheMiddleOfADataSourceResponse() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-midresponse")
+        defer { unit.stop() }
+        // A message long enough for the response to take two notifications
+        // at ATT_MTU 247; the link dies after the first.
+        let message = String(repeating: "Continue on Market Street past the old harbour. ", count: 5)
+        try phone.command("lose_link_mid_response", ["phone": "anna", "after_fragments": 1])
+        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                "title": "In 800 m", "message": message])
+        let cut = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "lose_link_mid_response" }
+        #expect(cut?["fragments"] as? Int == 1 && (cut?["of"] as? Int ?? 0) >= 2, "\(String(describing: cut))")
+        #expect(unit.waitForState("remembered", timeout: 10))
+        let early = unit.allEvents.filter { $0["event"] as? String == "notification" }
+        #expect(early.isEmpty, "a notification was shown from half a response: \(early)")
+        try phone.command("in_range", ["phone": "anna"])
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        // The instruction comes again as PreExisting and is fetched whole.
+        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 800 m" }
+        #expect((shown?["message"] as? String).map { message.hasPrefix($0) && $0.count >= 200 } == true,
+                "message after the reconnection: \(String(describing: shown?["message"]))")
+        try expectWorking(unit, phone, title: "After the response was cut")
+    }
+
+    @Test func linkLossInTheMiddleOfPairing() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        // The head unit's public key arrives and the phone is gone.
+        try phone.command("lose_link_on_smp", ["phone": "anna", "code": "pairing_public_key"])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "fault-midpairing")
+        defer { unit.stop() }
+        #expect(phone.waitFor("fault", timeout: 30) { $0["fault"] as? String == "lose_link_on_smp" } != nil)
+        #expect(unit.waitForState("remembered", timeout: 10))
+        #expect(unit.process.isRunning)
+        try phone.command("in_range", ["phone": "anna"])
+        try typePasskey(shownBy: unit, into: phone)
+        #expect(unit.waitFor("paired", timeout: 30) != nil)
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        let bonds = try FileManager.default.contentsOfDirectory(atPath: unit.stateDirectory.path).filter { $0.hasPrefix("bond-") && !$0.hasSuffix(".tmp") }
+        #expect(bonds.count == 1)
+        try expectWorking(unit, phone, title: "After the interrupted pairing")
+    }
+
+    // MARK: - ATT
+
+    @Test func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-atttimeout")
+        defer { unit.stop() }
+        Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
+        // The phone's ATT server stops answering: the Control Point write for
+        // the next notification never gets its Write Response.
+        try phone.command("stall_att", ["phone": "anna"])
+        let stalledAt = Date()
+        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                "title": "In 2 km", "message": "Keep right"])
+        #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "ignored" } != nil)
+        // Core spec Vol 3, Part F, 3.3.3: 30 s without a response ends the
+        // bearer; the head unit ends the link.
+        let ended = phone.waitFor("disconnected", timeout: 45)
+        let waited = Date().timeIntervalSince(stalledAt)
+        #expect(ended?["reason"] as? Int == 0x13, "link end: \(String(describing: ended))")
+        #expect(waited >= 29 && waited < 40, "link ended after \(waited) s")
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 2 km" }
+        #expect(shown != nil, "the stalled notification did not come back as PreExisting")
+        try expectWorking(unit, phone, title: "After the ATT timeout")
+    }
+
+    // MARK: - ANCS
+
+    @Test func sharingSwitchedOffAndOnAgainInTheMiddleOfADrive() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-sharing")
+        defer { unit.stop() }
+        try expectWorking(unit, phone, title: "Before sharing went off")
+        try phone.command("set_sharing", ["phone": "anna", "on": false])
+        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                "title": "While not shared", "message": "Turn right"])
+        #expect(unit.waitFor("notification", timeout: 3) { $0["title"] as? String == "While not shared" } == nil)
+        try phone.command("set_sharing", ["phone": "anna", "on": true])
+        // A new session: what the phone holds arrives as PreExisting.
+        #expect(unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "While not shared" } != nil)
+        try expectWorking(unit, phone, title: "After sharing came back")
+    }
+
+    // MARK: - One-to-one pairing
+
+    @Test func secondPhoneCannotTakeOverThePairing() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-secondphone")
+        defer { unit.stop() }
+        let anna = try phone.command("state", ["phone": "anna"])
+        let serverName = try #require(anna["server_name"] as? String)
+        let clientName = try #require(anna["paired_client"] as? String)
+        // While Anna's phone is away, an impostor advertises her SERVER NAME and
+        // claims to be paired with this head unit; another phone is free to pair.
+        try phone.command("out_of_range", ["phone": "anna"])
+        #expect(unit.waitForState("remembered", timeout: 10))
+        try phone.command("add_phone", ["name": "eve", "server_name": serverName, "paired_client": clientName,
+                                        "local_name": "iPhone (Anna)"])
+        try phone.command("add_phone", ["name": "bob", "server_name": "Bob-iPhone"])
+        Thread.sleep(forTimeInterval: 4)
+        let strangers = phoneEvents(phone, "connected").filter { ["eve", "bob"].contains($0["phone"] as? String ?? "") }
+        #expect(strangers.isEmpty, "connected to \(strangers)")
+        try phone.command("in_range", ["phone": "anna"])
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
+        #expect(try phone.command("state", ["phone": "bob"])["paired_client"] as? String == "UNPAIRED")
+        try expectWorking(unit, phone, title: "Still Anna's head unit")
+    }
+
+    @Test func secondHeadUnitCannotTakeOverThePhone() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let first = try pairedUnit(phone, name: "fault-hu1")
+        let firstName = try phone.command("state", ["phone": "anna"])["paired_client"] as? String
+        first.stop()
+        #expect(phone.waitFor("disconnected", timeout: 10) != nil)
+        // Another head unit, never paired, meets Anna's phone: it reads who
+        // the phone belongs to, leaves, and writes nothing.
+        let mark = phone.events.all.count
+        let second = try RunningHeadUnit(hci: phone.hciSpec, name: "fault-hu2")
+        #expect(phone.waitFor("gatt_read", timeout: 30) { $0["characteristic"] as? String == "paired_client_name" } != nil)
+        #expect(phone.waitFor("disconnected", timeout: 10) != nil)
+        #expect(second.waitFor("passkey", timeout: 2) == nil)
+        second.stop()
+        #expect(!phone.events.all.dropFirst(mark).contains { $0.contains("\"gatt_write\"") })
+        #expect(try phone.command("state", ["phone": "anna"])["paired_client"] as? String == firstName)
+        // The first head unit comes back to its phone with the stored keys.
+        let again = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: first.stateDirectory, name: "fault-hu1-again")
+        defer { again.stop() }
+        #expect(again.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        #expect(again.waitFor("passkey", timeout: 1) == nil)
+        try expectWorking(again, phone, title: "Back with the first head unit")
+    }
+
+    // MARK: - Radio
+
+    @Test func advertisingFloodLeavesTheHeadUnitResponsive() throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: "fault-flood")
+        defer { unit.stop() }
+        try phone.command("flood_advertising", ["rate": 3000, "seconds": 60, "malformed": 0.3])
+        // The controller reports only while scanning: send the phone away so
+        // the head unit scans for it through the flood.
+        try phone.command("out_of_range", ["phone": "anna"])
+        #expect(unit.waitForState("remembered", timeout: 10))
+        var worst: TimeInterval = 0
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 1)
+            let latency = statusLatency(unit)
+            #expect(latency != nil, "status unanswered during the flood")
+            worst = max(worst, latency ?? 99)
+        }
+        #expect(worst < 2, "status took \(worst) s during the flood")
+        try phone.command("in_range", ["phone": "anna"])
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        try expectWorking(unit, phone, title: "Through the flood")
+        try phone.command("stop_flood")
+        let ended = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "flood_advertising" && $0["state"] as? String == "ended" }
+        let reports = ended?["reports"] as? Int ?? 0
+        #expect(reports >= 5000, "only \(reports) reports reached the head unit")
+        #expect(unit.process.isRunning)
+    }
+}
