@@ -143,8 +143,9 @@ class AdvertisingFlood:
     to the host (the event masks apply), not through the simulated radio: thousands
     per second, and framing the radio model could never carry."""
 
-    def __init__(self, simulator, rate: int, seconds: float, malformed: float, seed: int) -> None:
+    def __init__(self, simulator, rate: int, seconds: float, malformed: float, seed: int, while_scanning: bool = True) -> None:
         self.simulator = simulator
+        self.while_scanning = while_scanning
         self.rate = rate
         self.seconds = seconds
         self.malformed = malformed
@@ -166,8 +167,9 @@ class AdvertisingFlood:
                 while owed >= 1:
                     packet, count = flood_events(self.rng, self.malformed)
                     owed -= count
-                    # A controller reports only while it scans.
-                    if controller.le_scan_enable and interface.attached:
+                    # A controller reports only while it scans (unless told to
+                    # model one that keeps reporting whatever the host asked).
+                    if (controller.le_scan_enable or not self.while_scanning) and interface.attached:
                         interface._event_to_host(packet)
                         self.reports += count
                         self.events += 1
@@ -301,9 +303,12 @@ def register(protocol) -> None:
         seconds = _number(arguments, 'seconds', 10.0, 0.1, 600)
         malformed = _number(arguments, 'malformed', 0.2, 0.0, 1.0)
         seed = int(_number(arguments, 'seed', 1, 0, 2**31))
+        while_scanning = arguments.get('while_scanning', True)
+        if not isinstance(while_scanning, bool):
+            raise FaultError('"while_scanning" is true or false')
         if simulator.controller is None:
             raise FaultError('simulator not started')
-        job = AdvertisingFlood(simulator, rate, seconds, malformed, seed)
+        job = AdvertisingFlood(simulator, rate, seconds, malformed, seed, while_scanning)
         job.task = asyncio.get_running_loop().create_task(job.run())
         floods.append(job)
         job.task.add_done_callback(lambda _task: floods.remove(job))
