@@ -157,11 +157,13 @@ class AdvertisingFlood:
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         tick = 0.01
-        start = loop.time()
+        start = last = loop.time()
         owed = 0.0
         try:
-            while loop.time() - start < self.seconds:
-                owed += self.rate * tick
+            while last - start < self.seconds:
+                now = loop.time()
+                owed += self.rate * (now - last)
+                last = now
                 controller = self.simulator.controller
                 interface = self.simulator.host_interface
                 while owed >= 1:
