@@ -41,10 +41,26 @@ import Testing
         return unit
     }
 
+    /// Runs `body` with a fresh simulator and a head unit paired with `anna`.
+    func withPairedUnit(_ name: String, _ body: (PhoneSimulator, RunningHeadUnit) throws -> Void) throws {
+        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
+        defer { phone.stop() }
+        let unit = try pairedUnit(phone, name: name)
+        defer { unit.stop() }
+        try body(phone, unit)
+    }
+
     func typePasskey(shownBy unit: RunningHeadUnit, into phone: PhoneSimulator) throws {
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+    }
+
+    /// Encrypted again with the stored keys, then working.
+    func expectBack(_ unit: RunningHeadUnit, _ phone: PhoneSimulator, title: String,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true, sourceLocation: sourceLocation)
+        try expectWorking(unit, phone, title: title, sourceLocation: sourceLocation)
     }
 
     /// The working state: the console answers `status` quickly and reports
@@ -57,13 +73,30 @@ import Testing
         if let answered { #expect(answered < 2, "status took \(answered) s", sourceLocation: sourceLocation) }
         try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
                                                 "title": title, "message": "Turn left onto Market Street"])
-        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == title }
+        let shown = shownNotification(unit, title: title)
         #expect(shown?["message"] as? String == "Turn left onto Market Street", "'\(title)' not shown", sourceLocation: sourceLocation)
-        if shown == nil {
-            print("head unit log:\n" + unit.stderr.all.suffix(60).joined(separator: "\n"))
-            print("phone events:\n" + phone.events.all.suffix(40).joined(separator: "\n"))
-        }
+        if shown == nil { dump(unit, phone) }
         expectNoViolations(phone, sourceLocation: sourceLocation)
+    }
+
+    /// The `shown` event of the notification titled `title` (unique within a
+    /// test), waiting up to `timeout` for it.
+    func shownNotification(_ unit: RunningHeadUnit, title: String, timeout: TimeInterval = 20) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let found = unit.allEvents.first(where: {
+                $0["event"] as? String == "notification" && $0["action"] as? String == "shown" && $0["title"] as? String == title
+            }) { return found }
+            usleep(20_000)
+        } while Date() < deadline && unit.process.isRunning
+        return nil
+    }
+
+    /// What a failing test needs to be understood from a CI log.
+    func dump(_ unit: RunningHeadUnit, _ phone: PhoneSimulator) {
+        print("head unit log:\n" + unit.stderr.all.suffix(80).joined(separator: "\n"))
+        print("head unit events:\n" + unit.allEvents.suffix(20).map { "\($0)" }.joined(separator: "\n"))
+        print("phone events:\n" + phone.events.all.suffix(60).joined(separator: "\n"))
     }
 
     /// Seconds until the console answered `status` with a line matching
@@ -94,64 +127,57 @@ import Testing
     // MARK: - Controller and transport
 
     @Test func hardwareErrorResetsTheControllerAndTheLinkComesBack() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-hwerror")
-        defer { unit.stop() }
-        try phone.command("hardware_error", ["code": 0x42])
-        let reported = unit.waitFor("error", timeout: 10) { $0["what"] as? String == "controller" }
-        #expect((reported?["detail"] as? String)?.contains("Hardware Error 0x42") == true)
-        // The reset controller forgot the link; the phone notices, the head
-        // unit finds it again and encrypts with the stored keys.
-        #expect(phone.waitFor("disconnected", timeout: 15) != nil)
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
-        try expectWorking(unit, phone, title: "After the hardware error")
+        try withPairedUnit("fault-hwerror") { phone, unit in
+            try phone.command("hardware_error", ["code": 0x42])
+            let reported = unit.waitFor("error", timeout: 10) { $0["what"] as? String == "controller" }
+            #expect((reported?["detail"] as? String)?.contains("Hardware Error 0x42") == true)
+            // The reset controller forgot the link; the phone notices, the head
+            // unit finds it again and encrypts with the stored keys.
+            #expect(phone.waitFor("disconnected", timeout: 15) != nil)
+            #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+            #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
+            try expectWorking(unit, phone, title: "After the hardware error")
+        }
     }
 
     @Test func transportLostAndBackReopensAndReconnects() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-transport")
-        defer { unit.stop() }
-        // The controller is gone for 3 s: every reconnect attempt is refused.
-        try phone.command("hci_unplug", ["seconds": 3])
-        #expect(phone.waitFor("hci_client", timeout: 5) { $0["state"] as? String == "disconnected" } != nil)
-        #expect(unit.waitForState("remembered", timeout: 10))
-        // Meanwhile the head unit keeps running and answering.
-        let latency = statusLatency(unit) { $0.hasPrefix("controller: not ready") }
-        #expect(latency != nil && latency! < 2, "status without a controller: \(String(describing: latency))")
-        #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "plugged" } != nil)
-        #expect(phone.waitFor("hci_client", timeout: 15) { $0["state"] as? String == "connected" } != nil)
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        try expectWorking(unit, phone, title: "After the transport came back")
+        try withPairedUnit("fault-transport") { phone, unit in
+            // The controller is gone for 3 s: every reconnect attempt is refused.
+            try phone.command("hci_unplug", ["seconds": 3])
+            #expect(phone.waitFor("hci_client", timeout: 5) { $0["state"] as? String == "disconnected" } != nil)
+            #expect(unit.waitForState("remembered", timeout: 10))
+            // Meanwhile the head unit keeps running and answering.
+            let latency = statusLatency(unit) { $0.hasPrefix("controller: not ready") }
+            #expect((latency ?? 99) < 2, "status without a controller: \(String(describing: latency))")
+            #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "plugged" } != nil)
+            #expect(phone.waitFor("hci_client", timeout: 15) { $0["state"] as? String == "connected" } != nil)
+            try expectBack(unit, phone, title: "After the transport came back")
+        }
     }
 
     // MARK: - Link loss
 
     @Test func linkLossInTheMiddleOfADataSourceResponse() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-midresponse")
-        defer { unit.stop() }
-        // A message long enough for the response to take two notifications
-        // at ATT_MTU 247; the link dies after the first.
-        let message = String(repeating: "Continue on Market Street past the old harbour. ", count: 5)
-        try phone.command("lose_link_mid_response", ["phone": "anna", "after_fragments": 1])
-        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
-                                                "title": "In 800 m", "message": message])
-        let cut = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "lose_link_mid_response" }
-        #expect(cut?["fragments"] as? Int == 1 && (cut?["of"] as? Int ?? 0) >= 2, "\(String(describing: cut))")
-        #expect(unit.waitForState("remembered", timeout: 10))
-        let early = unit.allEvents.filter { $0["event"] as? String == "notification" }
-        #expect(early.isEmpty, "a notification was shown from half a response: \(early)")
-        try phone.command("in_range", ["phone": "anna"])
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        // The instruction comes again as PreExisting and is fetched whole.
-        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 800 m" }
-        #expect((shown?["message"] as? String).map { message.hasPrefix($0) && $0.count >= 200 } == true,
-                "message after the reconnection: \(String(describing: shown?["message"]))")
-        try expectWorking(unit, phone, title: "After the response was cut")
+        try withPairedUnit("fault-midresponse") { phone, unit in
+            // A message long enough for the response to take two notifications
+            // at ATT_MTU 247; the link dies after the first.
+            let message = String(repeating: "Continue on Market Street past the old harbour. ", count: 5)
+            try phone.command("lose_link_mid_response", ["phone": "anna", "after_fragments": 1])
+            try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                    "title": "In 800 m", "message": message])
+            let cut = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "lose_link_mid_response" }
+            #expect(cut?["fragments"] as? Int == 1 && (cut?["of"] as? Int ?? 0) >= 2, "\(String(describing: cut))")
+            #expect(unit.waitForState("remembered", timeout: 10))
+            let early = unit.allEvents.filter { $0["event"] as? String == "notification" }
+            #expect(early.isEmpty, "a notification was shown from half a response: \(early)")
+            try phone.command("in_range", ["phone": "anna"])
+            #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+            // The instruction comes again as PreExisting and is fetched whole.
+            let shown = shownNotification(unit, title: "In 800 m")
+            #expect((shown?["message"] as? String).map { message.hasPrefix($0) && $0.count >= 200 } == true,
+                    "message after the reconnection: \(String(describing: shown?["message"]))")
+            try expectWorking(unit, phone, title: "After the response was cut")
+        }
     }
 
     @Test func linkLossInTheMiddleOfPairing() throws {
@@ -176,73 +202,68 @@ import Testing
     // MARK: - ATT
 
     @Test func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-atttimeout")
-        defer { unit.stop() }
-        Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
-        // The phone's ATT server stops answering: the Control Point write for
-        // the next notification never gets its Write Response.
-        try phone.command("stall_att", ["phone": "anna"])
-        let stalledAt = Date()
-        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
-                                                "title": "In 2 km", "message": "Keep right"])
-        #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "ignored" } != nil)
-        // Core spec Vol 3, Part F, 3.3.3: 30 s without a response ends the
-        // bearer; the head unit ends the link.
-        let ended = phone.waitFor("disconnected", timeout: 45)
-        let waited = Date().timeIntervalSince(stalledAt)
-        #expect(ended?["reason"] as? Int == 0x13, "link end: \(String(describing: ended))")
-        #expect(waited >= 29 && waited < 40, "link ended after \(waited) s")
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 2 km" }
-        #expect(shown != nil, "the stalled notification did not come back as PreExisting")
-        try expectWorking(unit, phone, title: "After the ATT timeout")
+        try withPairedUnit("fault-atttimeout") { phone, unit in
+            Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
+            // The phone's ATT server stops answering: the Control Point write for
+            // the next notification never gets its Write Response.
+            try phone.command("stall_att", ["phone": "anna"])
+            let stalledAt = Date()
+            try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                    "title": "In 2 km", "message": "Keep right"])
+            #expect(phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "ignored" } != nil)
+            // Core spec Vol 3, Part F, 3.3.3: 30 s without a response ends the
+            // bearer; the head unit ends the link.
+            let ended = phone.waitFor("disconnected", timeout: 45)
+            let waited = Date().timeIntervalSince(stalledAt)
+            #expect(ended?["reason"] as? Int == 0x13, "link end: \(String(describing: ended))")
+            #expect(waited >= 29 && waited < 40, "link ended after \(waited) s")
+            #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+            let shown = shownNotification(unit, title: "In 2 km")
+            #expect(shown != nil, "the stalled notification did not come back as PreExisting")
+            if shown == nil { dump(unit, phone) }
+            try expectWorking(unit, phone, title: "After the ATT timeout")
+        }
     }
 
     // MARK: - ANCS
 
     @Test func sharingSwitchedOffAndOnAgainInTheMiddleOfADrive() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-sharing")
-        defer { unit.stop() }
-        try expectWorking(unit, phone, title: "Before sharing went off")
-        try phone.command("set_sharing", ["phone": "anna", "on": false])
-        try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
-                                                "title": "While not shared", "message": "Turn right"])
-        #expect(unit.waitFor("notification", timeout: 3) { $0["title"] as? String == "While not shared" } == nil)
-        try phone.command("set_sharing", ["phone": "anna", "on": true])
-        // A new session: what the phone holds arrives as PreExisting.
-        #expect(unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "While not shared" } != nil)
-        try expectWorking(unit, phone, title: "After sharing came back")
+        try withPairedUnit("fault-sharing") { phone, unit in
+            try expectWorking(unit, phone, title: "Before sharing went off")
+            try phone.command("set_sharing", ["phone": "anna", "on": false])
+            try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                    "title": "While not shared", "message": "Turn right"])
+            #expect(unit.waitFor("notification", timeout: 3) { $0["title"] as? String == "While not shared" } == nil)
+            try phone.command("set_sharing", ["phone": "anna", "on": true])
+            // A new session: what the phone holds arrives as PreExisting.
+            #expect(shownNotification(unit, title: "While not shared") != nil)
+            try expectWorking(unit, phone, title: "After sharing came back")
+        }
     }
 
     // MARK: - One-to-one pairing
 
     @Test func secondPhoneCannotTakeOverThePairing() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-secondphone")
-        defer { unit.stop() }
-        let anna = try phone.command("state", ["phone": "anna"])
-        let serverName = try #require(anna["server_name"] as? String)
-        let clientName = try #require(anna["paired_client"] as? String)
-        // While Anna's phone is away, an impostor advertises her SERVER NAME and
-        // claims to be paired with this head unit; another phone is free to pair.
-        try phone.command("out_of_range", ["phone": "anna"])
-        #expect(unit.waitForState("remembered", timeout: 10))
-        try phone.command("add_phone", ["name": "eve", "server_name": serverName, "paired_client": clientName,
-                                        "local_name": "iPhone (Anna)"])
-        try phone.command("add_phone", ["name": "bob", "server_name": "Bob-iPhone"])
-        Thread.sleep(forTimeInterval: 4)
-        let strangers = phoneEvents(phone, "connected").filter { ["eve", "bob"].contains($0["phone"] as? String ?? "") }
-        #expect(strangers.isEmpty, "connected to \(strangers)")
-        try phone.command("in_range", ["phone": "anna"])
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
-        #expect(try phone.command("state", ["phone": "bob"])["paired_client"] as? String == "UNPAIRED")
-        try expectWorking(unit, phone, title: "Still Anna's head unit")
+        try withPairedUnit("fault-secondphone") { phone, unit in
+            let anna = try phone.command("state", ["phone": "anna"])
+            let serverName = try #require(anna["server_name"] as? String)
+            let clientName = try #require(anna["paired_client"] as? String)
+            // While Anna's phone is away, an impostor advertises her SERVER NAME and
+            // claims to be paired with this head unit; another phone is free to pair.
+            try phone.command("out_of_range", ["phone": "anna"])
+            #expect(unit.waitForState("remembered", timeout: 10))
+            try phone.command("add_phone", ["name": "eve", "server_name": serverName, "paired_client": clientName,
+                                            "local_name": "iPhone (Anna)"])
+            try phone.command("add_phone", ["name": "bob", "server_name": "Bob-iPhone"])
+            Thread.sleep(forTimeInterval: 4)
+            let strangers = phoneEvents(phone, "connected").filter { ["eve", "bob"].contains($0["phone"] as? String ?? "") }
+            #expect(strangers.isEmpty, "connected to \(strangers)")
+            try phone.command("in_range", ["phone": "anna"])
+            #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+            #expect(unit.allEvents.filter { $0["event"] as? String == "paired" }.count == 1)
+            #expect(try phone.command("state", ["phone": "bob"])["paired_client"] as? String == "UNPAIRED")
+            try expectWorking(unit, phone, title: "Still Anna's head unit")
+        }
     }
 
     @Test func secondHeadUnitCannotTakeOverThePhone() throws {
@@ -273,46 +294,43 @@ import Testing
     // MARK: - Radio
 
     @Test func advertisingFloodLeavesTheHeadUnitResponsive() throws {
-        let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
-        defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: "fault-flood")
-        defer { unit.stop() }
-        // 3000 reports a second, 30 % malformed, passed up even while the
-        // head unit does not scan (the worst a controller could do).
-        try phone.command("flood_advertising", ["rate": 3000, "seconds": 60, "malformed": 0.3, "while_scanning": false])
-        var worst: TimeInterval = 0
-        func measureStatus(_ times: Int) {
-            for _ in 0..<times {
-                Thread.sleep(forTimeInterval: 0.5)
-                let latency = statusLatency(unit)
-                #expect(latency != nil, "status unanswered during the flood")
-                worst = max(worst, latency ?? 99)
+        try withPairedUnit("fault-flood") { phone, unit in
+            // 3000 reports a second, 30 % malformed, passed up even while the
+            // head unit does not scan (the worst a controller could do).
+            try phone.command("flood_advertising", ["rate": 3000, "seconds": 60, "malformed": 0.3, "while_scanning": false])
+            var worst: TimeInterval = 0
+            func measureStatus(_ times: Int) {
+                for _ in 0..<times {
+                    Thread.sleep(forTimeInterval: 0.5)
+                    let latency = statusLatency(unit)
+                    #expect(latency != nil, "status unanswered during the flood")
+                    worst = max(worst, latency ?? 99)
+                }
             }
+            // Connected: notifications still come through, the console answers.
+            measureStatus(3)
+            try expectWorking(unit, phone, title: "Connected through the flood")
+            // Scanning for the phone, through the flood.
+            let rssBefore = residentKiB(unit.process) ?? 0
+            let logLinesBefore = unit.stderr.all.count
+            try phone.command("out_of_range", ["phone": "anna"])
+            #expect(unit.waitForState("remembered", timeout: 10))
+            measureStatus(8)
+            // Made-up advertisers are not kept without end, and malformed
+            // packets are logged a few at a time, not one line each.
+            let rssAfter = residentKiB(unit.process) ?? 0
+            let logLines = unit.stderr.all.count - logLinesBefore
+            #expect(rssAfter - rssBefore < 1024, "resident memory grew from \(rssBefore) to \(rssAfter) KiB while scanning")
+            #expect(logLines < 50, "\(logLines) log lines while scanning through the flood")
+            try phone.command("in_range", ["phone": "anna"])
+            try expectBack(unit, phone, title: "Found again through the flood")
+            try phone.command("stop_flood")
+            let ended = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "flood_advertising" && $0["state"] as? String == "ended" }
+            let reports = ended?["reports"] as? Int ?? 0
+            print("flood: \(reports) reports; status answered within \(worst) s at worst; resident memory \(rssBefore) KiB, then \(rssAfter) KiB after scanning through it; \(logLines) log lines")
+            #expect(worst < 2, "status took \(worst) s during the flood")
+            #expect(reports >= 10_000, "only \(reports) reports reached the head unit")
+            #expect(unit.process.isRunning)
         }
-        // Connected: notifications still come through, the console answers.
-        measureStatus(3)
-        try expectWorking(unit, phone, title: "Connected through the flood")
-        // Scanning for the phone, through the flood.
-        let rssBefore = residentKiB(unit.process) ?? 0
-        let logLinesBefore = unit.stderr.all.count
-        try phone.command("out_of_range", ["phone": "anna"])
-        #expect(unit.waitForState("remembered", timeout: 10))
-        measureStatus(8)
-        // Made-up advertisers are not kept without end, and malformed
-        // packets are logged a few at a time, not one line each.
-        let rssAfter = residentKiB(unit.process) ?? 0
-        let logLines = unit.stderr.all.count - logLinesBefore
-        #expect(rssAfter - rssBefore < 1024, "resident memory grew from \(rssBefore) to \(rssAfter) KiB while scanning")
-        #expect(logLines < 50, "\(logLines) log lines while scanning through the flood")
-        try phone.command("in_range", ["phone": "anna"])
-        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
-        try expectWorking(unit, phone, title: "Found again through the flood")
-        try phone.command("stop_flood")
-        let ended = phone.waitFor("fault", timeout: 10) { $0["fault"] as? String == "flood_advertising" && $0["state"] as? String == "ended" }
-        let reports = ended?["reports"] as? Int ?? 0
-        print("flood: \(reports) reports; status answered within \(worst) s at worst; resident memory \(rssBefore) KiB, then \(rssAfter) KiB after scanning through it; \(logLines) log lines")
-        #expect(worst < 2, "status took \(worst) s during the flood")
-        #expect(reports >= 10_000, "only \(reports) reports reached the head unit")
-        #expect(unit.process.isRunning)
     }
 }

@@ -9,7 +9,7 @@ import random
 import struct
 import unittest
 
-from harness import RawHci, SimulatorTestCase, le_meta
+from harness import RawHci, RawHostTestCase, le_meta
 
 from bumble import hci
 
@@ -17,18 +17,10 @@ from phone.control import ControlProtocol
 from phone.faults import flood_events
 
 
-class FaultTests(SimulatorTestCase):
+class FaultTests(RawHostTestCase):
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.anna = await self.sim.add_phone('anna', server_name='Anna-iPhone-7F3A')
-        self.hci = RawHci()
-        await self.hci.connect(self.port)
-        await self.hci.init()
         self.control = ControlProtocol(self.sim, on_quit=lambda: None)
-
-    async def asyncTearDown(self) -> None:
-        await self.hci.close()
-        await super().asyncTearDown()
 
     async def run_command(self, name: str, **arguments) -> dict:
         reply = await self.control.handle_line(json.dumps({'cmd': name, 'id': 1, **arguments}))

@@ -408,23 +408,8 @@ class CorrectedController(bumble_controller.Controller):
         self.pending_le_connection = None
         peer = pending.peer_address
 
-        def cancelled() -> None:
-            self.send_hci_packet(
-                hci.HCI_LE_Connection_Complete_Event(
-                    status=UNKNOWN_CONNECTION_IDENTIFIER,
-                    connection_handle=0,
-                    role=hci.Role.CENTRAL,
-                    peer_address_type=peer.address_type,
-                    peer_address=peer,
-                    connection_interval=0,
-                    peripheral_latency=0,
-                    supervision_timeout=0,
-                    central_clock_accuracy=0,
-                )
-            )
-
         # After the Command Complete, which Bumble queues when this returns.
-        asyncio.get_running_loop().call_soon(cancelled)
+        asyncio.get_running_loop().call_soon(self._connection_failed, peer, UNKNOWN_CONNECTION_IDENTIFIER)
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
 
     def create_le_connection(self, peer_address: hci.Address) -> None:
@@ -444,8 +429,8 @@ class CorrectedController(bumble_controller.Controller):
             # The advertiser does not answer: the central hears nothing in the
             # first six connection events and gives up (Core spec Vol 6, Part B,
             # 4.5.2). Bumble would report a connection to nobody instead.
-            self._later_by(
-                6 * interval * 0.00125, self._connection_not_established, peer_address
+            asyncio.get_running_loop().call_later(
+                6 * interval * 0.00125, self._connection_failed, peer_address, CONNECTION_FAILED_TO_BE_ESTABLISHED
             )
             return
         self.send_advertising_pdu(
@@ -468,13 +453,11 @@ class CorrectedController(bumble_controller.Controller):
         found = self.link.legacy_advertiser(peer_address) if isinstance(self.link, SimulatedLink) else None
         return found is not None and self_address in found[0].le_connections
 
-    def _later_by(self, delay: float, callback, *args) -> None:
-        asyncio.get_running_loop().call_later(delay, callback, *args)
-
-    def _connection_not_established(self, peer_address: hci.Address) -> None:
+    def _connection_failed(self, peer_address: hci.Address, status: int) -> None:
+        """LE Connection Complete for a connection that did not come about."""
         self.send_hci_packet(
             hci.HCI_LE_Connection_Complete_Event(
-                status=CONNECTION_FAILED_TO_BE_ESTABLISHED,
+                status=status,
                 connection_handle=0,
                 role=hci.Role.CENTRAL,
                 peer_address_type=peer_address.address_type,
