@@ -1,6 +1,3 @@
-import Foundation
-import Testing
-
 // Fault scenarios: what goes wrong in a car, injected into the simulated
 // phone and radio (Tests/Phone/phone/faults.py). After every fault the head
 // unit must come back to a working state by itself: connected and encrypted
@@ -27,6 +24,11 @@ import Testing
 // | advertising flood (malformed included)     | FaultScenarioTests.advertisingFloodLeavesTheHeadUnitResponsive                |
 //
 // The faults and what the head unit does about each: docs/ROBUSTNESS.md, "Faults".
+
+import Foundation
+import Testing
+
+/// Every fault ends with the head unit working again (see the table above).
 @Suite(.serialized) struct FaultScenarioTests {
     /// A lost link is noticed after 1 s instead of the 4 s supervision
     /// timeout the head unit asks for: the same events, sooner.
