@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore", "HCI"]),
         // Test workloads that run as their own processes.
         .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "CLinux"]),

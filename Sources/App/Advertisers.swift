@@ -3,7 +3,10 @@ import HCI
 import Pairing
 
 /// What a scan has seen, one entry per advertiser address, with the
-/// advertising data and scan response merged.
+/// advertising data and scan response merged. At most `capacity` entries
+/// are kept, the oldest going first: a scan can last for hours near devices
+/// that rotate their addresses (or a flood of made-up ones), and an entry
+/// is needed only while its advertising and scan response come together.
 public struct Advertisers {
     public struct Entry {
         public var address: BluetoothAddress
@@ -16,8 +19,13 @@ public struct Advertisers {
 
     public private(set) var entries: [BluetoothAddress: Entry] = [:]
     public private(set) var order: [BluetoothAddress] = []
+    public let capacity: Int
 
-    public init() {}
+    public static let defaultCapacity = 256
+
+    public init(capacity: Int = Advertisers.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
 
     /// Takes a report; returns the entry when something worth showing
     /// changed (new advertiser, a name or the service appeared).
@@ -32,6 +40,10 @@ public struct Advertisers {
         }
         let entry = Entry(address: report.address, rssi: report.rssi, connectable: report.isConnectable,
                           data: AdvertisingData(report.data))
+        if order.count >= capacity {
+            let oldest = order.removeFirst()
+            entries[oldest] = nil
+        }
         entries[report.address] = entry
         order.append(report.address)
         return entry

@@ -32,6 +32,8 @@ public struct H4Framer {
     private var buffer: [UInt8] = []
     private var start = 0
     public private(set) var droppedBytes = 0
+    /// Bytes dropped since sync was lost (0: in sync).
+    private var droppedRun = 0
 
     public init() {}
 
@@ -50,6 +52,7 @@ public struct H4Framer {
     public mutating func reset() {
         buffer.removeAll(keepingCapacity: true)
         start = 0
+        droppedRun = 0
     }
 
     private mutating func nextPacket() -> HCIPacket? {
@@ -57,7 +60,12 @@ public struct H4Framer {
             guard let type = HCIPacketType(rawValue: buffer[start]), type != .command else {
                 // A controller never sends commands; treat that like any
                 // other byte that cannot start a packet.
-                Log.warning("h4", "dropping byte 0x\(hex(buffer[start], digits: 2)) that starts no HCI packet (stream out of sync)")
+                // One line when sync is lost and one when it is back, not
+                // one per byte: line noise can last for thousands of bytes.
+                if droppedRun == 0 {
+                    Log.warning("h4", "dropping byte 0x\(hex(buffer[start], digits: 2)) that starts no HCI packet (stream out of sync)")
+                }
+                droppedRun += 1
                 droppedBytes += 1
                 start += 1
                 continue
@@ -76,6 +84,10 @@ public struct H4Framer {
             guard available >= header + payloadLength else { return nil }
             let body = Array(buffer[h..<(h + header + payloadLength)])
             start = h + header + payloadLength
+            if droppedRun > 0 {
+                Log.warning("h4", "stream back in sync after \(droppedRun) dropped bytes")
+                droppedRun = 0
+            }
             return HCIPacket(type: type, body: body)
         }
         return nil

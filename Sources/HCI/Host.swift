@@ -74,6 +74,11 @@ public final class Host {
     public var packetObserver: ((HCIPacket, TraceDirection) -> Void)?
 
     private var framer = H4Framer()
+    /// Malformed packets are logged a few at a time: a controller passes up
+    /// whatever nearby devices send, at any rate.
+    private var malformedLog = LogThrottle()
+    /// Packets dropped because they could not be decoded.
+    public var malformedPacketsDropped: Int { malformedLog.total }
     private var outgoing = FIFO<HCIPacket>()
     private var events = FIFO<HostEvent>()
 
@@ -253,13 +258,17 @@ public final class Host {
         switch packet.type {
         case .event:
             guard let event = HCIEvent(body: packet.body) else {
-                Log.warning("hci", "malformed event dropped: \(hexString(packet.body.prefix(32)))")
+                if let skipped = malformedLog.occurrence(now: now) {
+                    Log.warning("hci", "malformed event dropped: \(hexString(packet.body.prefix(32)))\(LogThrottle.suffix(skipped))")
+                }
                 return
             }
             handle(event)
         case .aclData:
             guard let acl = ACLPacket(body: packet.body) else {
-                Log.warning("hci", "malformed ACL packet dropped (length field disagrees)")
+                if let skipped = malformedLog.occurrence(now: now) {
+                    Log.warning("hci", "malformed ACL packet dropped (length field disagrees)\(LogThrottle.suffix(skipped))")
+                }
                 return
             }
             guard links[acl.handle] != nil else {

@@ -143,5 +143,26 @@ import Testing
         #expect(HCIEvent(body: [0x0F, 0x03, 0x00, 0x01, 0x03]) == nil)
         #expect(HCIEvent(body: [0x3E, 0x03, 0x01, 0x00, 0x00]) == nil)
         #expect(HCIEvent(body: [0x0E, 0x05, 0x01, 0x03]) == nil)
+        #expect(host.malformedPacketsDropped == 2)
+    }
+
+    /// A nearby device can make the controller pass up malformed advertising
+    /// reports thousands of times a second: each is dropped and counted, the
+    /// host stays ready, and well-formed reports in between still come through.
+    @Test func floodOfMalformedAdvertisingReportsIsDroppedAndCounted() {
+        var (host, _) = readyHost()
+        // LE Advertising Report claiming three reports and carrying one.
+        let bad: [UInt8] = [0x04, 0x3E, 0x0E, 0x02, 0x03, 0x00, 0x01, 1, 2, 3, 4, 5, 0xC6, 0x00, 0xBA, 0, 0]
+        let good: [UInt8] = [0x04, 0x3E, 0x0C, 0x02, 0x01, 0x00, 0x01, 1, 2, 3, 4, 5, 0xC6, 0x00, 0xBA]
+        var reports = 0
+        for i in 0..<3000 {
+            host.receive(i % 100 == 0 ? good : bad, now: Instant(milliseconds: Int64(i / 3)))
+            while let event = host.pollEvent() {
+                if case .advertisingReport = event { reports += 1 }
+            }
+        }
+        #expect(reports == 30)
+        #expect(host.malformedPacketsDropped == 2970)
+        #expect(host.isReady)
     }
 }

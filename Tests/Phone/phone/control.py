@@ -65,6 +65,9 @@ class ControlProtocol:
         from .apple_commands import register as register_apple_commands
 
         register_apple_commands(self)
+        from .faults import register as register_fault_commands
+
+        register_fault_commands(self)
 
     @property
     def command_names(self) -> list[str]:

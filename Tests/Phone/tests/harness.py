@@ -194,6 +194,21 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
         return [e for e in self.sim.events if e.get('event') == 'hci_violation']
 
 
+class RawHostTestCase(SimulatorTestCase):
+    """Phone `anna` on the air and a raw HCI host, initialised, on the controller."""
+
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        self.anna = await self.sim.add_phone('anna', server_name='Anna-iPhone-7F3A')
+        self.hci = RawHci()
+        await self.hci.connect(self.port)
+        await self.hci.init()
+
+    async def asyncTearDown(self) -> None:
+        await self.hci.close()
+        await super().asyncTearDown()
+
+
 def just_works_pairing(_connection=None) -> PairingConfig:
     """A head unit without IO: Just Works, Secure Connections, bonding."""
     return PairingConfig(

@@ -6,7 +6,7 @@ import asyncio
 import struct
 import unittest
 
-from harness import EVENT_COMMAND_COMPLETE, EVENT_COMMAND_STATUS, RawHci, SimulatorTestCase, le_meta
+from harness import EVENT_COMMAND_COMPLETE, EVENT_COMMAND_STATUS, RawHci, RawHostTestCase, le_meta
 
 from bumble import hci
 
@@ -30,18 +30,7 @@ def advertising_reports(events: list[bytes], after: int = 0) -> list[tuple[int, 
     return reports
 
 
-class ControllerTests(SimulatorTestCase):
-    async def asyncSetUp(self) -> None:
-        await super().asyncSetUp()
-        self.anna = await self.sim.add_phone('anna', server_name='Anna-iPhone-7F3A')
-        self.hci = RawHci()
-        await self.hci.connect(self.port)
-        await self.hci.init()
-
-    async def asyncTearDown(self) -> None:
-        await self.hci.close()
-        await super().asyncTearDown()
-
+class ControllerTests(RawHostTestCase):
     async def test_unknown_commands_are_answered(self) -> None:
         # A vendor opcode nobody knows: Command Complete, Unknown HCI Command.
         event = await self.hci.command(0xFC55, b'\x01\x02')

@@ -33,6 +33,7 @@ ACL_CONNECTION_ALREADY_EXISTS = 0x0B
 COMMAND_DISALLOWED = 0x0C
 INVALID_HCI_COMMAND_PARAMETERS = 0x12
 CONNECTION_TERMINATED_BY_LOCAL_HOST = 0x16
+CONNECTION_FAILED_TO_BE_ESTABLISHED = 0x3E
 UNSPECIFIED_ERROR = 0x1F
 
 # Reasons a host may give in HCI_Disconnect (Core spec Vol 4, Part E, 7.1.6).
@@ -407,23 +408,8 @@ class CorrectedController(bumble_controller.Controller):
         self.pending_le_connection = None
         peer = pending.peer_address
 
-        def cancelled() -> None:
-            self.send_hci_packet(
-                hci.HCI_LE_Connection_Complete_Event(
-                    status=UNKNOWN_CONNECTION_IDENTIFIER,
-                    connection_handle=0,
-                    role=hci.Role.CENTRAL,
-                    peer_address_type=peer.address_type,
-                    peer_address=peer,
-                    connection_interval=0,
-                    peripheral_latency=0,
-                    supervision_timeout=0,
-                    central_clock_accuracy=0,
-                )
-            )
-
         # After the Command Complete, which Bumble queues when this returns.
-        asyncio.get_running_loop().call_soon(cancelled)
+        asyncio.get_running_loop().call_soon(self._connection_failed, peer, UNKNOWN_CONNECTION_IDENTIFIER)
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
 
     def create_le_connection(self, peer_address: hci.Address) -> None:
@@ -439,6 +425,14 @@ class CorrectedController(bumble_controller.Controller):
             else self.random_address
         )
         interval = pending.connection_interval_max
+        if self._connect_ind_ignored(peer_address, self_address):
+            # The advertiser does not answer: the central hears nothing in the
+            # first six connection events and gives up (Core spec Vol 6, Part B,
+            # 4.5.2). Bumble would report a connection to nobody instead.
+            asyncio.get_running_loop().call_later(
+                6 * interval * 0.00125, self._connection_failed, peer_address, CONNECTION_FAILED_TO_BE_ESTABLISHED
+            )
+            return
         self.send_advertising_pdu(
             ll.ConnectInd(
                 initiator_address=self_address,
@@ -450,6 +444,29 @@ class CorrectedController(bumble_controller.Controller):
         )
         self._open_connection(
             hci.Role.CENTRAL, self_address, peer_address, interval, pending.max_latency, pending.supervision_timeout
+        )
+
+    def _connect_ind_ignored(self, peer_address: hci.Address, self_address: hci.Address) -> bool:
+        """True when the advertiser at `peer_address` still holds a connection with
+        this initiator (the central's side of it vanished, e.g. in a controller reset,
+        and the peripheral has not timed out yet): it ignores the CONNECT_IND."""
+        found = self.link.legacy_advertiser(peer_address) if isinstance(self.link, SimulatedLink) else None
+        return found is not None and self_address in found[0].le_connections
+
+    def _connection_failed(self, peer_address: hci.Address, status: int) -> None:
+        """LE Connection Complete for a connection that did not come about."""
+        self.send_hci_packet(
+            hci.HCI_LE_Connection_Complete_Event(
+                status=status,
+                connection_handle=0,
+                role=hci.Role.CENTRAL,
+                peer_address_type=peer_address.address_type,
+                peer_address=peer_address,
+                connection_interval=0,
+                peripheral_latency=0,
+                supervision_timeout=0,
+                central_clock_accuracy=0,
+            )
         )
 
     def _open_connection(

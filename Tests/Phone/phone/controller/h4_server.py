@@ -99,6 +99,21 @@ class H4Server:
             await self._server.wait_closed()
             self._server = None
 
+    async def unplug(self, seconds: float) -> None:
+        """The transport goes away (cable pulled, simulator host gone): the host's
+        connection is closed and nothing listens for `seconds` (connects are
+        refused); then the port is served again, a fresh power-up for the next host."""
+        port = self.port
+        if self._server is not None:
+            self._server.close()
+        if self._client is not None:
+            self._client.close()
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+        await asyncio.sleep(seconds)
+        await self.start(port)
+
     @property
     def connected(self) -> bool:
         return self._client is not None
