@@ -65,6 +65,9 @@ let package = Package(
         // Rendering benchmark (not part of the firmware).
         .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
                           path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
+        // Receive-path benchmark: H4 bytes in to the notification model (not part of the firmware).
+        .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "ANCS", "Notifications"],
+                          path: "Benchmarks/PipelineBench"),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
