@@ -16,7 +16,6 @@ import os
 import platform
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -105,25 +104,10 @@ def wrap_for_peak_rss(binary, rss_file):
     """A stand-in for the binary that runs it and writes its peak RSS (KiB) on exit."""
     wrapper = os.path.join(OUT, "headunit-peak-rss")
     with open(wrapper, "w") as f:
-        f.write(f"#!/bin/sh\nexec {sys.executable} {os.path.abspath(__file__)} --peak-rss {rss_file} {binary} \"$@\"\n")
+        f.write(f"#!/bin/sh\nexec {sys.executable} {os.path.join(ROOT, 'Benchmarks', 'Peer', 'peak_rss.py')} "
+                f"{rss_file} {binary} \"$@\"\n")
     os.chmod(wrapper, 0o755)
     return wrapper
-
-
-def peak_rss_child(rss_file, command):
-    """Runs the command, forwards SIGTERM/SIGINT, records ru_maxrss (KiB)."""
-    child = subprocess.Popen(command)
-    for s in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(s, lambda number, _frame: child.send_signal(number))
-    while True:
-        try:
-            _, status, usage = os.wait4(child.pid, 0)
-            break
-        except InterruptedError:
-            continue
-    with open(rss_file, "w") as f:
-        f.write(str(usage.ru_maxrss))
-    return os.waitstatus_to_exitcode(status)
 
 
 def drive(bin_dir):
@@ -135,13 +119,13 @@ def drive(bin_dir):
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "demo.py")], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     with open(rss_file) as f:
-        peak_kb = int(f.read())
+        memory = json.load(f)
     samples, info = btsnoop_latency.latencies(os.path.join(demo_out, "trace.btsnoop"),
                                               os.path.join(demo_out, "events.jsonl"))
     samples.sort()
     with open(os.path.join(demo_out, "events.jsonl")) as f:
         size = next((json.loads(l) for l in f if '"frame"' in l), None)
-    return {"peak_rss_kb": peak_kb, "latency_ms": samples,
+    return {"peak_rss_kb": memory["peak_kb"], "memory_kb": memory["mappings_kb"], "latency_ms": samples,
             "median_ms": samples[len(samples) // 2] if samples else None,
             "p95_ms": samples[min(len(samples) - 1, int(len(samples) * 0.95))] if samples else None, **info}
 
@@ -216,13 +200,13 @@ def rows(r, short):
         cpu_per_minute_ms = idle["cpu_s"] * 1000 * 60 / idle["seconds"]
         allowed = r["idle_timer_budget"]
         out.append((f"Idle: wake-ups over {idle['seconds']:.0f} s connected", f"{idle['wakeups']} ({rate:.2f}/s)",
-                    f"≤ {allowed} (protocol timers due)", "pass" if idle["wakeups"] <= allowed else "miss",
+                    f"none beyond protocol timers ({allowed} due)", "pass" if idle["wakeups"] <= allowed else "miss",
                     "/proc voluntary context switches"))
         out.append(("Idle: CPU per minute", f"{cpu_per_minute_ms:.2f} ms", "< 10 ms",
                     "pass" if cpu_per_minute_ms < 10 else "miss", "/proc schedstat"))
     mb = d["peak_rss_kb"] / 1024
     out.append(("Memory: peak RSS over the drive (800x480)", f"{mb:.1f} MB", "≤ 12 MB", "pass" if mb <= 12 else "miss",
-                "wait4 ru_maxrss of the head unit"))
+                "VmHWM of the head unit"))
     fw = r["firmware"]
     out.append(("aarch64 firmware size", f"{fw['bytes']:,} bytes" + (f" (text {fw['text']:,}, data {fw['data']:,}, "
                 f"bss {fw['bss']:,})" if fw and "text" in fw else "") if fw else "not built", "—", "",
@@ -241,6 +225,10 @@ def rows(r, short):
                 f"({peer * 1e6 / n:.0f} µs each)", "", "", "/proc schedstat of the consumer"))
     out.append(("Side by side: ratio", f"{ratio:.1f}×", "≥ 20×", "pass" if ratio >= 20 else "miss", ""))
     return out
+
+
+def d_memory(r):
+    return r["drive"].get("memory_kb", {})
 
 
 def markdown(r, short):
@@ -276,7 +264,7 @@ def markdown(r, short):
         "wake-ups are voluntary context switches (each return from poll(2)), CPU from /proc/PID/task/*/schedstat. "
         "The protocol timers due in that time: the ANCS liveness probe every 15 minutes, nothing else.",
         "- **Memory**: peak resident set of the head unit (host build, PNG output at 800x480) over the drive, from "
-        "wait4(2).",
+        "/proc (VmHWM).",
         "- **Boot**: `image/boot-test`'s report: seconds from QEMU power-on to the first non-blank screendump "
         "(sampled once a second).",
         f"- **Side by side** (`Benchmarks/Peer`): a fresh simulated phone for each consumer; after pairing and once "
@@ -289,16 +277,48 @@ def markdown(r, short):
         f"{s['bumble']['burst']['consumer_count']:,} fetched. CPU: the consumer process over the burst "
         "(schedstat, all threads). The head unit runs without a display here (Bumble's client draws nothing).",
     ]
+    misses = [figure for figure, _, _, verdict, _ in rows(r, short) if verdict == "miss"]
+    if misses:
+        lines += ["", "## Targets missed, and why", ""]
+    if "Memory: peak RSS over the drive (800x480)" in misses:
+        top = ", ".join(f"{name} {kb / 1024:.1f} MB" for name, kb in list(d_memory(r).items())[:8])
+        lines.append("- **Memory**: resident at the peak, by mapping: " + top + ". Most of it is code: the "
+                     "binary's text (the Swift runtime linked in) and the shared libraries (OpenSSL's libcrypto, "
+                     "libc, libstdc++ for the runtime, FreeType), paged in whole 64 KiB at a time; the anonymous "
+                     "memory (heap and mappings: the 800x480 canvas alone is 1.5 MB, the PNG encoder's buffers, "
+                     "the glyph cache) is the smaller part. The firmware that ships is the Embedded Swift build "
+                     "(the size above), without the host runtime.")
+    if "Side by side: ratio" in misses:
+        h = r["side_by_side"]["headunit"]["cpu"]
+        n = r["side_by_side"]["count"]
+        lines.append(f"- **Side by side**: per notification the head unit wakes {h['wakeups'] / n:.1f} times (each "
+                     "packet the phone's controller sends, and each returned ACL buffer 10 ms later, comes on its "
+                     f"own); {h['system_s'] / max(h['ticks_s'], 1e-9):.0%} of its CPU time is the kernel's "
+                     "(poll, read, write, the switches), the same per-wake-up cost Bumble's client pays. Of the "
+                     "user time, the receive path itself is the pipeline figure above; the rest is the Swift "
+                     "runtime's reference counting, allocation and dynamic exclusivity checks (the Embedded "
+                     "firmware has none of the latter). Reaching 20× would need fewer wake-ups per notification "
+                     "than the phone's packets, which only a slower, batching loop could give.")
     if r.get("notes"):
         lines += ["", "## Optimizations", ""] + [f"- {n}" for n in r["notes"]]
     return "\n".join(lines) + "\n"
 
 
 OPTIMIZATIONS = [
-    "Event log: JSON strings without anything to escape are appended whole instead of one Unicode scalar at a "
-    "time (`JSONLine`); it was a quarter of the head unit's instructions per notification.",
-    "`FIFO` (every layer's event and transmit queue) is inlinable, so each layer gets a version specialised for "
-    "its element type instead of the generic one that looked up type metadata on every push and pop.",
+    "Event log: a JSON string with nothing to escape is appended whole instead of one Unicode scalar at a time "
+    "(`JSONLine`): it was a quarter of the head unit's instructions per notification.",
+    "`FIFO`, the event and transmit queue of every layer, is inlinable: each layer gets a version specialised for "
+    "its element type instead of the generic one that looked up type metadata on every push and pop "
+    "(pipeline: 246,000 → about 180,000 instructions per notification).",
+    "Reads go into uninitialised buffers: zeroing 4 KiB before each read cost more than the read (ten reads per "
+    "notification).",
+    "A stream transport (TCP, UART) that returned less than asked for is drained: the read that would only say "
+    "EAGAIN is skipped, one system call less per wake-up.",
+    "Without a display (`--display none`) no screen model is composed and no clock timer armed.",
+    "Idle wake-ups: with no /dev/input the head unit looked for it every 5 s (0.2 wake-ups/s); it now watches "
+    "the parent folder with inotify and wakes only when the folder appears.",
+    "The release host build links the Swift runtime statically (`-static-stdlib`): the concurrency, regex, "
+    "string-processing and dispatch libraries are no longer mapped; 2.7 MB less resident at start.",
 ]
 
 
@@ -311,10 +331,7 @@ def main():
     parser.add_argument("--boot-test", action="store_true", help="run image/boot-test for the boot figure")
     parser.add_argument("--boot-image", help="image for --boot-test (default out/image/headunit-qemu-virt.img)")
     parser.add_argument("--boot-report", help="a boot-test report.json to read (default out/image/boot-test/)")
-    parser.add_argument("--peak-rss", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.peak_rss:
-        return peak_rss_child(args.peak_rss[0], args.peak_rss[1:])
 
     short = args.short
     output = args.output or (os.path.join(OUT, "BENCHMARKS.md") if short else os.path.join(ROOT, "BENCHMARKS.md"))
