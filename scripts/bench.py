@@ -166,7 +166,8 @@ def boot(args):
     with open(report) as f:
         data = json.load(f)
     return {"first_frame_s": data.get("timings_s", {}).get("first_frame_s"), "passed": data.get("passed"),
-            "report": os.path.relpath(report, ROOT),
+            "report": os.path.relpath(report, ROOT), "ran": bool(args.boot_test),
+            "image": os.path.basename(args.boot_image or "headunit-qemu-virt.img"),
             "date": datetime.datetime.fromtimestamp(os.path.getmtime(report), datetime.timezone.utc)
             .strftime("%Y-%m-%d %H:%M UTC")}
 
@@ -214,7 +215,8 @@ def rows(r, short):
     b = r["boot"]
     out.append(("Boot: power-on → first frame (qemu)",
                 f"{b['first_frame_s']} s" if b and b.get("first_frame_s") is not None else "not measured", "—", "",
-                f"{b['report']} ({b['date']})" if b else "image/boot-test not run"))
+                (f"image/boot-test of {b['image']}, run by this command" if b.get("ran")
+                 else f"{b['report']} ({b['date']})") if b else "image/boot-test not run"))
     s = r["side_by_side"]
     ours, peer = s["headunit"]["cpu"]["cpu_s"], s["bumble"]["cpu"]["cpu_s"]
     n = s["count"]
@@ -305,6 +307,9 @@ def markdown(r, short):
 
 
 OPTIMIZATIONS = [
+    "Before → after on this machine: head unit CPU per notification in the side by side 436 → 330–380 µs "
+    "(ratio 3.8× → 4.9–5.5×); pipeline 246,000 → 179,000 instructions per notification; idle wake-ups "
+    "0.2/s → 0; resident memory at start 18.9 → 16.2 MB. What changed:",
     "Event log: a JSON string with nothing to escape is appended whole instead of one Unicode scalar at a time "
     "(`JSONLine`): it was a quarter of the head unit's instructions per notification.",
     "`FIFO`, the event and transmit queue of every layer, is inlinable: each layer gets a version specialised for "
@@ -331,7 +336,15 @@ def main():
     parser.add_argument("--boot-test", action="store_true", help="run image/boot-test for the boot figure")
     parser.add_argument("--boot-image", help="image for --boot-test (default out/image/headunit-qemu-virt.img)")
     parser.add_argument("--boot-report", help="a boot-test report.json to read (default out/image/boot-test/)")
+    parser.add_argument("--rewrite", action="store_true", help="only write the report again from out/bench/results.json")
     args = parser.parse_args()
+    if args.rewrite:
+        with open(os.path.join(OUT, "results.json")) as f:
+            r = json.load(f)
+        r["notes"] = OPTIMIZATIONS
+        with open(args.output or os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+            f.write(markdown(r, args.short))
+        return 0
 
     short = args.short
     output = args.output or (os.path.join(OUT, "BENCHMARKS.md") if short else os.path.join(ROOT, "BENCHMARKS.md"))
