@@ -78,6 +78,24 @@ async def burst(sim, phone, count, consumer_count, process):
     }
 
 
+async def measured_burst(sim, phone, count, consumer_count, process):
+    """The burst with the consumer's CPU time over it, and its own count."""
+    before = proc_stats.snapshot(process.pid)
+    record = await burst(sim, phone, count, consumer_count, process)
+    used = proc_stats.delta(before, proc_stats.snapshot(process.pid))
+    record["consumer_count"] = consumer_count(set(record["uids"]))
+    return record, used
+
+
+async def shut_down(process, sim):
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    await sim.stop()
+
+
 async def run_headunit(binary, out, count, idle_seconds):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -114,22 +132,14 @@ async def run_headunit(binary, out, count, idle_seconds):
             # Profiling aid: the head unit's system calls over the burst.
             tracer = subprocess.Popen(["strace", "-c", "-f", "-p", str(process.pid), "-o", os.environ["BENCH_STRACE"]])
             await asyncio.sleep(1.0)
-        before = proc_stats.snapshot(process.pid)
-        record = await burst(sim, anna, count, shown, process)
-        used = proc_stats.delta(before, proc_stats.snapshot(process.pid))
+        record, used = await measured_burst(sim, anna, count, shown, process)
         if tracer is not None:
             tracer.send_signal(2)
             tracer.wait()
-        record["consumer_count"] = shown(set(record["uids"]))
         record["peak_rss_kb"] = proc_stats.peak_rss_kb(process.pid)
         return {"burst": record, "cpu": used, "idle": idle}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        await sim.stop()
+        await shut_down(process, sim)
 
 
 async def run_bumble(out, count):
@@ -151,18 +161,10 @@ async def run_bumble(out, count):
         def fetched(uids):
             return sum(1 for e in jsonl(lines_path) if e.get("event") == "notification" and e.get("uid") in uids)
 
-        before = proc_stats.snapshot(process.pid)
-        record = await burst(sim, anna, count, fetched, process)
-        used = proc_stats.delta(before, proc_stats.snapshot(process.pid))
-        record["consumer_count"] = fetched(set(record["uids"]))
+        record, used = await measured_burst(sim, anna, count, fetched, process)
         return {"burst": record, "cpu": used}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        await sim.stop()
+        await shut_down(process, sim)
 
 
 async def side_by_side(binary, out, count, idle_seconds):
