@@ -54,7 +54,9 @@ let package = Package(
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
-        .executableTarget(name: "headunit", dependencies: ["App"]),
+        // Release: the Swift runtime linked in statically, so only the parts
+        // used are loaded instead of every runtime library (BENCHMARKS.md).
+        .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
 
         // Software renderer and FreeType text (sans-I/O: draws into memory).
         .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"], linkerSettings: [.linkedLibrary("m")]),
@@ -65,6 +67,9 @@ let package = Package(
         // Rendering benchmark (not part of the firmware).
         .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
                           path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
+        // Receive-path benchmark: H4 bytes in to the notification model (not part of the firmware).
+        .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "ANCS", "Notifications"],
+                          path: "Benchmarks/PipelineBench"),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),

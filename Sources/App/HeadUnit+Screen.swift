@@ -10,6 +10,9 @@ import Screens
 /// the passkey, the current Maps instruction and what is playing.
 extension HeadUnit {
     func updateScreen() {
+        // Without a display (`--display none`) there is nothing to compose
+        // or to wake up for.
+        guard screen.isDrawing else { return }
         let now = Clock.now()
         screen.model = composeScreenModel(now: now)
         screen.refresh()

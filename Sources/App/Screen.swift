@@ -32,6 +32,9 @@ final class Screen {
 
     var size: Size? { device.canvas?.size }
 
+    /// False with no display at all (`none`): the screen model is never drawn.
+    var isDrawing: Bool { renderer != nil }
+
     /// Draws the model if it changed, and presents the result.
     func refresh() {
         guard let renderer, let canvas = device.canvas else { return }

@@ -1,17 +1,19 @@
 /// A first-in first-out queue with O(1) amortized push and pop, for the
 /// event and transmit queues every sans-I/O layer keeps between calls.
+/// Inlinable so that each layer gets a version specialised for its element
+/// type instead of the generic one (which looks up type metadata on every call).
 public struct FIFO<Element> {
-    private var items: [Element] = []
-    private var head = 0
+    @usableFromInline var items: [Element] = []
+    @usableFromInline var head = 0
 
-    public init() {}
+    @inlinable public init() {}
 
-    public var isEmpty: Bool { head >= items.count }
-    public var count: Int { items.count - head }
+    @inlinable public var isEmpty: Bool { head >= items.count }
+    @inlinable public var count: Int { items.count - head }
 
-    public mutating func append(_ element: Element) { items.append(element) }
+    @inlinable public mutating func append(_ element: Element) { items.append(element) }
 
-    public mutating func popFirst() -> Element? {
+    @inlinable public mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let element = items[head]
         head += 1
@@ -26,9 +28,9 @@ public struct FIFO<Element> {
         return element
     }
 
-    public var first: Element? { head < items.count ? items[head] : nil }
+    @inlinable public var first: Element? { head < items.count ? items[head] : nil }
 
-    public mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         items.removeAll()
         head = 0
     }

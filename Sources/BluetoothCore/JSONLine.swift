@@ -48,6 +48,13 @@ public struct JSONLine {
 
     static func appendString(_ s: String, to out: inout String) {
         out += "\""
+        // Almost every string needs no escape: append it whole instead of
+        // scalar by scalar (the event log writes one line per notification).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -147,6 +147,10 @@ public final class HCIDriver {
                         return
                     }
                     host.receive(bytes, now: Clock.now())
+                    // A stream (TCP, UART) that gave less than asked for is
+                    // drained: poll(2) reports it again when more arrives,
+                    // so the read that would only say EAGAIN is saved.
+                    if !t.isPacketOriented && bytes.count < 4096 { break }
                 } catch {
                     transportFailed(error.description)
                     return

@@ -24,8 +24,9 @@ public final class InputDevices {
     public private(set) var settings: InputSettings
     public private(set) var panelWidth: Int
     public private(set) var panelHeight: Int
-    /// While the directory is missing (no input device since boot), look
-    /// for it again this often.
+    /// While the directory is missing (no input device since boot) its
+    /// parent is watched for it to appear; only when that watch cannot be
+    /// set up is the directory looked for again this often.
     public var directoryRetryMilliseconds: Int64 = 5000
 
     private final class Device {
@@ -47,6 +48,11 @@ public final class InputDevices {
     private var inotifyFD: Int32 = -1
     private var inotifyWatch: EventLoop.WatchID?
     private var retryTimer: EventLoop.TimerID?
+    /// The watch on the parent folder while the directory does not exist:
+    /// its creation is an inotify event, so nothing polls for it.
+    private var parentWatch: Int32?
+    /// A parent watch given up, whose IN_IGNORED is still to come.
+    private var retiredParentWatch: Int32?
     /// Nodes that could not be opened yet (udev still setting permissions),
     /// with the attempts left.
     private var pending: [String: Int] = [:]
@@ -86,6 +92,8 @@ public final class InputDevices {
         inotifyWatch = nil
         FileDescriptor.close(inotifyFD)
         inotifyFD = -1
+        parentWatch = nil
+        retiredParentWatch = nil
         if let t = retryTimer { loop.cancel(t) }
         retryTimer = nil
         pending.removeAll()
@@ -119,8 +127,21 @@ public final class InputDevices {
             }
         }
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF)
-        if inotify_add_watch(inotifyFD, directory, mask) < 0 {
-            let error = SystemError("watch \(directory)")
+        var failure: SystemError? = inotify_add_watch(inotifyFD, directory, mask) < 0 ? SystemError("watch \(directory)") : nil
+        if let error = failure, error.code == ENOENT, watchParent() {
+            // Watch the parent for the directory to appear, then look once
+            // more: a directory made in between is not missed.
+            failure = inotify_add_watch(inotifyFD, directory, mask) < 0 ? SystemError("watch \(directory)") : nil
+            if failure != nil {
+                Log.info("input", "\(directory) does not exist (yet); waiting for it to appear")
+                if inotifyWatch == nil {
+                    inotifyWatch = loop.watch(inotifyFD) { [unowned(unsafe) self] _ in self.directoryChanged() }
+                }
+                return
+            }
+        }
+        stopWatchingParent()
+        if let error = failure {
             if error.code == ENOENT {
                 Log.info("input", "\(directory) does not exist (yet); looking again every \(directoryRetryMilliseconds / 1000) s")
             } else {
@@ -138,6 +159,27 @@ public final class InputDevices {
         }
         // Watch first, then list: a device that appears in between is seen twice, never missed.
         scan()
+    }
+
+    private func watchParent() -> Bool {
+        if parentWatch != nil { return true }
+        let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let wd = inotify_add_watch(inotifyFD, parent.isEmpty ? (directory.hasPrefix("/") ? "/" : ".") : parent,
+                                   UInt32(IN_CREATE | IN_MOVED_TO))
+        guard wd >= 0 else { return false }
+        parentWatch = wd
+        return true
+    }
+
+    private func stopWatchingParent() {
+        guard let wd = parentWatch else { return }
+        inotify_rm_watch(inotifyFD, wd)
+        parentWatch = nil
+        retiredParentWatch = wd
+    }
+
+    private var directoryName: String {
+        String(directory.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
     }
 
     private func scan() {
@@ -178,6 +220,13 @@ public final class InputDevices {
             scan()
             return true
         }
+        if let wd = parentWatch, record.watch == wd {
+            guard record.name == directoryName, record.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 else { return true }
+            Log.info("input", "\(directory) appeared")
+            watchDirectory()
+            return false
+        }
+        if record.watch == retiredParentWatch { return true }
         if record.mask & UInt32(IN_DELETE_SELF | IN_IGNORED) != 0 {
             // The directory went away (devtmpfs remounted): start over.
             Log.warning("input", "\(directory) disappeared; watching for it again")
@@ -186,6 +235,8 @@ public final class InputDevices {
             inotifyWatch = nil
             FileDescriptor.close(inotifyFD)
             inotifyFD = -1
+            parentWatch = nil
+            retiredParentWatch = nil
             watchDirectory()
             return false
         }

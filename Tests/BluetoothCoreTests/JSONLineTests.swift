@@ -19,4 +19,14 @@ import Testing
         #expect(object["elapsed_s"] as? Double == 61.25)
         #expect(!j.line.contains("\n"))
     }
+
+    /// Strings with nothing to escape take the whole-string path; each
+    /// character that needs escaping still gets it, wherever it is.
+    @Test func plainAndEscapedStrings() {
+        var j = JSONLine()
+        j.field("plain", "Turn left onto Market Street → 🚗")
+        j.field("quote", "\"")
+        j.field("tail", "ok\u{7F}")
+        #expect(j.line == "{\"plain\": \"Turn left onto Market Street → 🚗\", \"quote\": \"\\\"\", \"tail\": \"ok\\u007f\"}")
+    }
 }

@@ -121,6 +121,7 @@ SCENARIOS = {
     'maps': maps_navigation,
     'music': music_changes,
     'chat_and_mail': chat_and_mail,
+    'burst': lambda phone, **kw: notification_burst(phone, **kw),
 }
 
 
@@ -145,3 +146,28 @@ async def demo(phone, interval: float = 2.0, cycles: int | None = None) -> None:
         for notification in list(phone.notifications.notifications.values()):
             await phone.notifications.remove(notification, reason='demo round over')
         done += 1
+
+
+async def notification_burst(phone, count: int = 1000, interval: float = 0.0, app: str = 'com.google.Maps',
+                             settle=None) -> dict:
+    """The benchmark's load: `count` navigation notifications (category Location,
+    distance as Title, manoeuvre as Message), each new one replacing the previous
+    (posted, then the previous removed), as turn-by-turn guidance does.
+    `settle(posted)` (async), when given, is awaited after each post: the benchmark
+    waits there until the client under test has fetched the notification, so every
+    client gets the same notifications at its own pace."""
+    previous = None
+    for number in range(count):
+        if number and interval:
+            await asyncio.sleep(interval)
+        posted = await phone.post_notification(app, 'location', title=f'In {100 + number % 50 * 10} m',
+                                               message='Turn left onto Market Street toward Union Square')
+        if settle is not None:
+            await settle(posted)
+        if previous is not None:
+            await phone.remove_notification(previous['id'])
+        previous = posted
+    if previous is not None:
+        await phone.remove_notification(previous['id'])
+    _report(phone, 'burst', 'done', count=count)
+    return {'count': count}

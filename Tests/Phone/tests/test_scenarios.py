@@ -47,6 +47,31 @@ class ScenarioTests(PairedPhoneTestCase):
         titles = [e['title'] for e in self.sim.events if e['event'] == 'scenario' and 'title' in e]
         self.assertEqual(titles, [title for title, _message in scenarios.MAPS_ROUTE])
 
+    async def test_burst_replaces_each_notification_after_it_was_fetched(self) -> None:
+        fetched, removed = [], []
+
+        async def settle(posted):
+            # The client under test fetches it before the next one comes.
+            event = notification_source(await asyncio.wait_for(self.source.get(), 3))
+            while event['event_id'] == 2:  # the one before it going
+                removed.append(event['uid'])
+                event = notification_source(await asyncio.wait_for(self.source.get(), 3))
+            self.assertEqual((event['event_id'], event['uid']), (0, posted['uid']))
+            request = get_notification_attributes(event['uid'], [(0, None), (1, 64), (3, 256)])
+            self.assertIsNone(await self.write(self.peer, ANCS_CONTROL_POINT_UUID, request))
+            _uid, attributes, _sizes = await read_response(self.data, 0, 3)
+            fetched.append(attributes[1][1])
+
+        result = await scenarios.notification_burst(self.anna, count=3, settle=settle)
+        self.assertEqual(result, {'count': 3})
+        self.assertEqual(fetched, [b'In 100 m', b'In 110 m', b'In 120 m'])
+        while len(removed) < 3:
+            event = notification_source(await asyncio.wait_for(self.source.get(), 3))
+            self.assertEqual(event['event_id'], 2)
+            removed.append(event['uid'])
+        self.assertEqual(len(set(removed)), 3)
+        self.assertEqual(self.anna.list_notifications(), [])
+
     async def test_chat_and_mail_identified_without_their_text(self) -> None:
         result = await scenarios.chat_and_mail(self.anna)
         for _ in range(2):

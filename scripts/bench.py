@@ -1,0 +1,394 @@
+"""The benchmark suite: runs every measurement, prints the figures and
+writes them with the machine and the date to BENCHMARKS.md.
+
+    scripts/bench            # full: release builds, 1,000 notifications, 60 s idle -> BENCHMARKS.md
+    scripts/bench --short    # CI: debug builds, 100 notifications, 10 s idle -> out/bench/BENCHMARKS.md
+
+Figures, not tests: a missed target is reported, the command still succeeds.
+It fails only when a measurement could not be made (a consumer that did not
+process every notification, a replay that diverged).
+"""
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "Peer"))
+import btsnoop_latency  # noqa: E402
+import side_by_side  # noqa: E402
+
+OUT = os.path.join(ROOT, "out", "bench")
+
+
+def say(text):
+    print(f"bench: {text}", flush=True)
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, cwd=ROOT, check=True, text=True, capture_output=True, **kwargs).stdout
+
+
+# ------------------------------------------------------------------ machine
+def machine():
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    swift = run(["swift", "--version"]).strip().splitlines()[0] if shutil.which("swift") else "unknown"
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": f"{platform.system()} {platform.release()}",
+            "swift": swift, "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+# ------------------------------------------------------------------ builds
+def build(products, release):
+    for product in products:
+        command = ["swift", "build", "--product", product] + (["-c", "release"] if release else [])
+        say(" ".join(command))
+        subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(ROOT, ".build", "release" if release else "debug")
+
+
+def callgrind(command, toggle=None):
+    """Instructions counted by callgrind (only inside `toggle` when given)."""
+    args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    if toggle:
+        args.append(f"--toggle-collect={toggle}")
+    result = subprocess.run(args + command, cwd=ROOT, capture_output=True, text=True, check=True)
+    return int(re.search(r"Collected : (\d+)", result.stderr).group(1))
+
+
+# ------------------------------------------------------------------ pieces
+def pipeline(bin_dir, short):
+    binary = os.path.join(bin_dir, "pipeline-bench")
+    n, passes = (200, 3) if short else (5000, 7)
+    timed = json.loads(run([binary, "--notifications", str(n), "--passes", str(passes)]).strip().splitlines()[-1])
+    n1, n2 = (20, 60) if short else (1000, 3000)
+    c1 = callgrind([binary, "--notifications", str(n1), "--passes", "1"], "*measuredReplay*")
+    c2 = callgrind([binary, "--notifications", str(n2), "--passes", "1"], "*measuredReplay*")
+    timed["instructions_per_notification"] = round((c2 - c1) / (n2 - n1))
+    timed["callgrind_n"] = [n1, n2]
+    return timed
+
+
+def render(bin_dir, short):
+    binary = os.path.join(bin_dir, "render-bench")
+    iterations = 3 if short else 300
+    out = run([binary, str(iterations)])
+    figures = {}
+    for line in out.splitlines():
+        m = re.match(r"(\S+): median ([\d.]+) ms", line)
+        if m:
+            figures[m.group(1)] = {"median_ms": float(m.group(2))}
+        m = re.match(r"glyph cache: (\d+) bytes in (\d+) glyphs", line)
+        if m:
+            figures["glyph_cache"] = {"bytes": int(m.group(1)), "glyphs": int(m.group(2))}
+    if not short:
+        for scenario in ("full-800x480", "full-1920x1080", "partial-800x480", "partial-1920x1080"):
+            base = callgrind([binary, "--only", scenario, "0"])
+            with_n = callgrind([binary, "--only", scenario, "10"])
+            figures[scenario]["instructions"] = round((with_n - base) / 10)
+    return figures
+
+
+def wrap_for_peak_rss(binary, rss_file):
+    """A stand-in for the binary that runs it and writes its peak RSS (KiB) on exit."""
+    wrapper = os.path.join(OUT, "headunit-peak-rss")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\nexec {sys.executable} {os.path.join(ROOT, 'Benchmarks', 'Peer', 'peak_rss.py')} "
+                f"{rss_file} {binary} \"$@\"\n")
+    os.chmod(wrapper, 0o755)
+    return wrapper
+
+
+def drive(bin_dir):
+    """scripts/demo's drive with the benchmark's build: peak RSS and end-to-end latency."""
+    demo_out = os.path.join(OUT, "demo")
+    rss_file = os.path.join(OUT, "demo-peak-rss-kb")
+    env = dict(os.environ, DEMO_OUT=demo_out,
+               HEADUNIT_BIN=wrap_for_peak_rss(os.path.join(bin_dir, "headunit"), rss_file))
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "demo.py")], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(rss_file) as f:
+        memory = json.load(f)
+    samples, info = btsnoop_latency.latencies(os.path.join(demo_out, "trace.btsnoop"),
+                                              os.path.join(demo_out, "events.jsonl"))
+    samples.sort()
+    with open(os.path.join(demo_out, "events.jsonl")) as f:
+        size = next((json.loads(l) for l in f if '"frame"' in l), None)
+    return {"peak_rss_kb": memory["peak_kb"], "memory_kb": memory["mappings_kb"], "latency_ms": samples,
+            "median_ms": samples[len(samples) // 2] if samples else None,
+            "p95_ms": samples[min(len(samples) - 1, int(len(samples) * 0.95))] if samples else None, **info}
+
+
+def firmware(short):
+    path = os.path.join(ROOT, ".build-aarch64", "headunit")
+    if not os.path.exists(path) and not short:
+        say("scripts/build-aarch64 (the firmware)")
+        subprocess.run([os.path.join(ROOT, "scripts", "build-aarch64")], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    if not os.path.exists(path):
+        return None
+    result = {"bytes": os.path.getsize(path)}
+    size_tool = shutil.which("llvm-size") or shutil.which("size")
+    if size_tool:
+        try:
+            out = run([size_tool, path]).splitlines()
+            text, data, bss = (int(x) for x in out[1].split()[:3])
+            result.update(text=text, data=data, bss=bss)
+        except (subprocess.CalledProcessError, ValueError, IndexError):
+            pass
+    return result
+
+
+def boot(args):
+    """Power-on to first frame from image/boot-test's report."""
+    report = args.boot_report or os.path.join(ROOT, "out", "image", "boot-test", "report.json")
+    if args.boot_test:
+        artifacts = os.path.join(OUT, "boot-test")
+        command = [os.path.join(ROOT, "image", "boot-test"), "--artifacts", artifacts]
+        if args.boot_image:
+            command += ["--image", args.boot_image]
+        say("image/boot-test")
+        subprocess.run(command, cwd=ROOT, check=False, stdout=subprocess.DEVNULL)
+        report = os.path.join(artifacts, "report.json")
+    if not os.path.exists(report):
+        return None
+    with open(report) as f:
+        data = json.load(f)
+    return {"first_frame_s": data.get("timings_s", {}).get("first_frame_s"), "passed": data.get("passed"),
+            "report": os.path.relpath(report, ROOT), "ran": bool(args.boot_test),
+            "image": os.path.basename(args.boot_image or "headunit-qemu-virt.img"),
+            "date": datetime.datetime.fromtimestamp(os.path.getmtime(report), datetime.timezone.utc)
+            .strftime("%Y-%m-%d %H:%M UTC")}
+
+
+# ------------------------------------------------------------------ report
+def fmt(value, digits=1):
+    return "—" if value is None else f"{value:,.{digits}f}"
+
+
+def rows(r, short):
+    """(figure, value, target, verdict, source) for the table."""
+    out = []
+    p = r["pipeline"]
+    out.append(("Pipeline: instructions per notification", f"{p['instructions_per_notification']:,}", "—", "",
+                "pipeline-bench under callgrind"))
+    out.append(("Pipeline: time per notification", f"{p['ns_per_notification'] / 1000:.1f} µs", "—", "",
+                f"pipeline-bench, median of {p['passes']} passes of {p['notifications']:,}"))
+    for scenario in ("full-800x480", "partial-800x480", "full-1920x1080", "partial-1920x1080"):
+        f = r["render"].get(scenario, {})
+        value = f"{fmt(f.get('median_ms'), 3)} ms"
+        if "instructions" in f:
+            value += f", {f['instructions']:,} instructions"
+        out.append((f"Render: {scenario.replace('-', ' redraw ', 1)}", value, "—", "", "render-bench"))
+    d = r["drive"]
+    out.append(("End to end: last Data Source fragment → frame presented",
+                f"median {fmt(d['median_ms'])} ms, p95 {fmt(d['p95_ms'])} ms ({len(d['latency_ms'])} updates)",
+                "—", "", "scripts/demo drive: btsnoop + `frame` events (PNG output)"))
+    idle = r["side_by_side"]["headunit"]["idle"]
+    if idle:
+        rate = idle["wakeups"] / idle["seconds"]
+        cpu_per_minute_ms = idle["cpu_s"] * 1000 * 60 / idle["seconds"]
+        allowed = r["idle_timer_budget"]
+        out.append((f"Idle: wake-ups over {idle['seconds']:.0f} s connected", f"{idle['wakeups']} ({rate:.2f}/s)",
+                    f"none beyond protocol timers ({allowed} due)", "pass" if idle["wakeups"] <= allowed else "miss",
+                    "/proc voluntary context switches"))
+        out.append(("Idle: CPU per minute", f"{cpu_per_minute_ms:.2f} ms", "< 10 ms",
+                    "pass" if cpu_per_minute_ms < 10 else "miss", "/proc schedstat"))
+    mb = d["peak_rss_kb"] / 1024
+    out.append(("Memory: peak RSS over the drive (800x480)", f"{mb:.1f} MB", "≤ 12 MB", "pass" if mb <= 12 else "miss",
+                "VmHWM of the head unit"))
+    fw = r["firmware"]
+    out.append(("aarch64 firmware size", f"{fw['bytes']:,} bytes" + (f" (text {fw['text']:,}, data {fw['data']:,}, "
+                f"bss {fw['bss']:,})" if fw and "text" in fw else "") if fw else "not built", "—", "",
+                ".build-aarch64/headunit"))
+    b = r["boot"]
+    out.append(("Boot: power-on → first frame (qemu)",
+                f"{b['first_frame_s']} s" if b and b.get("first_frame_s") is not None else "not measured", "—", "",
+                (f"image/boot-test of {b['image']}, run by this command" if b.get("ran")
+                 else f"{b['report']} ({b['date']})") if b else "image/boot-test not run"))
+    s = r["side_by_side"]
+    ours, peer = s["headunit"]["cpu"]["cpu_s"], s["bumble"]["cpu"]["cpu_s"]
+    n = s["count"]
+    ratio = peer / ours if ours else 0
+    out.append((f"Side by side: head unit CPU for {n:,} notifications", f"{ours * 1000:.1f} ms "
+                f"({ours * 1e6 / n:.0f} µs each)", "", "", "/proc schedstat of the consumer"))
+    out.append((f"Side by side: Bumble AncsClient CPU for {n:,} notifications", f"{peer * 1000:.1f} ms "
+                f"({peer * 1e6 / n:.0f} µs each)", "", "", "/proc schedstat of the consumer"))
+    out.append(("Side by side: ratio", f"{ratio:.1f}×", "≥ 20×", "pass" if ratio >= 20 else "miss", ""))
+    return out
+
+
+def d_memory(r):
+    return r["drive"].get("memory_kb", {})
+
+
+def markdown(r, short):
+    m = r["machine"]
+    lines = ["# Benchmarks", "",
+             "Figures, not tests: `scripts/bench` measures and writes this file"
+             + (" (this is a short run: debug builds, fewer notifications; not comparable)." if short else "."),
+             "", f"- Date: {m['date']}", f"- CPU: {m['cpu']}, {m['cores']} cores", f"- Kernel: {m['kernel']}",
+             f"- Swift: {m['swift']}", f"- Build: {'debug' if short else 'release'} (host)", "",
+             "| figure | value | target | | source |", "| --- | --- | --- | --- | --- |"]
+    for figure, value, target, verdict, source in rows(r, short):
+        lines.append(f"| {figure} | {value} | {target} | {verdict} | {source} |")
+    s = r["side_by_side"]
+    lines += ["", "## How each figure is made", ""]
+    lines += [
+        "- **Pipeline** (`Benchmarks/PipelineBench`): the receive path in one process — HCI host (H4 parsing, ACL "
+        "reassembly, flow control), L2CAP, GATT bearer, ANCS client, notification model — wired as the App wires "
+        "them, fed pre-recorded H4 bytes: per notification a Notification Source Added, the AppIdentifier answer, "
+        "the Title/Subtitle/Message/Date answer on the Data Source (ATT_MTU 247, 27-byte ACL packets, "
+        f"{r['pipeline']['h4_bytes_in_per_notification']} bytes in 12 H4 packets) and the previous notification's "
+        "Removed. Instructions: callgrind inside the replay only, the difference of two runs "
+        f"({r['pipeline']['callgrind_n'][0]:,} and {r['pipeline']['callgrind_n'][1]:,} notifications) divided by "
+        "the difference, so set-up cancels out.",
+        "- **Render** (`Benchmarks/RenderBench`): the navigation + music screen, a full redraw and a partial one "
+        "(distance change); instructions per redraw from callgrind (N redraws minus none).",
+        "- **End to end**: `scripts/demo`'s drive with this build; for every navigation notification shown or "
+        "updated, from the timestamp of the last Data Source fragment in the btsnoop trace to the `frame` event "
+        "that follows. The two clocks are aligned on the bonded reconnection (Read Encryption Key Size answer in "
+        "the trace = the `encrypted` event); 1 ms resolution. The display is the PNG output, so each frame "
+        "includes writing a PNG file.",
+        f"- **Idle**: the head unit connected and bonded to the simulated phone, ANCS and AMS running, "
+        f"{s['headunit']['idle']['seconds'] if s['headunit']['idle'] else 0:.0f} s without traffic, no display; "
+        "wake-ups are voluntary context switches (each return from poll(2)), CPU from /proc/PID/task/*/schedstat. "
+        "The protocol timers due in that time: the ANCS liveness probe every 15 minutes, nothing else.",
+        "- **Memory**: peak resident set of the head unit (host build, PNG output at 800x480) over the drive, from "
+        "/proc (VmHWM).",
+        "- **Boot**: `image/boot-test`'s report: seconds from QEMU power-on to the first non-blank screendump "
+        "(sampled once a second).",
+        f"- **Side by side** (`Benchmarks/Peer`): a fresh simulated phone for each consumer; after pairing and once "
+        f"its ANCS session runs, the phone plays `notification_burst` ({s['count']:,} Google Maps notifications, "
+        "each posted, fetched, then replaced by the next). Both consumers ask the same: the AppIdentifier, the app's "
+        "display name once, then Title (64), Subtitle (64), Message (256), Date. The phone recorded "
+        f"{s['headunit']['burst']['text_requests']:,} text requests from the head unit and "
+        f"{s['bumble']['burst']['text_requests']:,} from Bumble's client; the head unit reported "
+        f"{s['headunit']['burst']['consumer_count']:,} notifications shown, Bumble's client "
+        f"{s['bumble']['burst']['consumer_count']:,} fetched. CPU: the consumer process over the burst "
+        "(schedstat, all threads). The head unit runs without a display here (Bumble's client draws nothing).",
+    ]
+    misses = [figure for figure, _, _, verdict, _ in rows(r, short) if verdict == "miss"]
+    if misses:
+        lines += ["", "## Targets missed, and why", ""]
+    if "Memory: peak RSS over the drive (800x480)" in misses:
+        top = ", ".join(f"{name} {kb / 1024:.1f} MB" for name, kb in list(d_memory(r).items())[:8])
+        lines.append("- **Memory**: resident at the peak, by mapping: " + top + ". Most of it is code: the "
+                     "binary's text (the Swift runtime linked in) and the shared libraries (OpenSSL's libcrypto, "
+                     "libc, libstdc++ for the runtime, FreeType), paged in whole 64 KiB at a time; the anonymous "
+                     "memory (heap and mappings: the 800x480 canvas alone is 1.5 MB, the PNG encoder's buffers, "
+                     "the glyph cache) is the smaller part. The firmware that ships is the Embedded Swift build "
+                     "(the size above), without the host runtime.")
+    if "Side by side: ratio" in misses:
+        h = r["side_by_side"]["headunit"]["cpu"]
+        n = r["side_by_side"]["count"]
+        lines.append(f"- **Side by side**: per notification the head unit wakes {h['wakeups'] / n:.1f} times (each "
+                     "packet the phone's controller sends, and each returned ACL buffer 10 ms later, comes on its "
+                     f"own); {h['system_s'] / max(h['ticks_s'], 1e-9):.0%} of its CPU time is the kernel's "
+                     "(poll, read, write, the switches), the same per-wake-up cost Bumble's client pays. Of the "
+                     "user time, the receive path itself is the pipeline figure above; the rest is the Swift "
+                     "runtime's reference counting, allocation and dynamic exclusivity checks (the Embedded "
+                     "firmware has none of the latter). Reaching 20× would need fewer wake-ups per notification "
+                     "than the phone's packets, which only a slower, batching loop could give.")
+    if r.get("notes"):
+        lines += ["", "## Optimizations", ""] + [f"- {n}" for n in r["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+OPTIMIZATIONS = [
+    "Before → after on this machine: head unit CPU per notification in the side by side 436 → 330–380 µs "
+    "(ratio 3.8× → 4.9–5.5×); pipeline 246,000 → 179,000 instructions per notification; idle wake-ups "
+    "0.2/s → 0; resident memory at start 18.9 → 16.2 MB. What changed:",
+    "Event log: a JSON string with nothing to escape is appended whole instead of one Unicode scalar at a time "
+    "(`JSONLine`): it was a quarter of the head unit's instructions per notification.",
+    "`FIFO`, the event and transmit queue of every layer, is inlinable: each layer gets a version specialised for "
+    "its element type instead of the generic one that looked up type metadata on every push and pop "
+    "(pipeline: 246,000 → about 180,000 instructions per notification).",
+    "Reads go into uninitialised buffers: zeroing 4 KiB before each read cost more than the read (ten reads per "
+    "notification).",
+    "A stream transport (TCP, UART) that returned less than asked for is drained: the read that would only say "
+    "EAGAIN is skipped, one system call less per wake-up.",
+    "Without a display (`--display none`) no screen model is composed and no clock timer armed.",
+    "Idle wake-ups: with no /dev/input the head unit looked for it every 5 s (0.2 wake-ups/s); it now watches "
+    "the parent folder with inotify and wakes only when the folder appears.",
+    "The release host build links the Swift runtime statically (`-static-stdlib`): the concurrency, regex, "
+    "string-processing and dispatch libraries are no longer mapped; 2.7 MB less resident at start.",
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--short", action="store_true", help="CI: debug builds, small counts, written to out/bench/")
+    parser.add_argument("--output", help="where to write the report (default BENCHMARKS.md, short: out/bench/)")
+    parser.add_argument("--notifications", type=int, help="side-by-side burst (default 1000, short 100)")
+    parser.add_argument("--idle-seconds", type=float, help="idle window (default 60, short 10)")
+    parser.add_argument("--boot-test", action="store_true", help="run image/boot-test for the boot figure")
+    parser.add_argument("--boot-image", help="image for --boot-test (default out/image/headunit-qemu-virt.img)")
+    parser.add_argument("--boot-report", help="a boot-test report.json to read (default out/image/boot-test/)")
+    parser.add_argument("--rewrite", action="store_true", help="only write the report again from out/bench/results.json")
+    args = parser.parse_args()
+    if args.rewrite:
+        with open(os.path.join(OUT, "results.json")) as f:
+            r = json.load(f)
+        r["notes"] = OPTIMIZATIONS
+        with open(args.output or os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+            f.write(markdown(r, args.short))
+        return 0
+
+    short = args.short
+    output = args.output or (os.path.join(OUT, "BENCHMARKS.md") if short else os.path.join(ROOT, "BENCHMARKS.md"))
+    count = args.notifications or (100 if short else 1000)
+    idle_seconds = args.idle_seconds or (10 if short else 60)
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    started = time.monotonic()
+
+    r = {"machine": machine()}
+    bin_dir = build(["headunit", "pipeline-bench", "render-bench"], release=not short)
+    say("pipeline")
+    r["pipeline"] = pipeline(bin_dir, short)
+    say("render")
+    r["render"] = render(bin_dir, short)
+    say("drive (scripts/demo): memory, end to end")
+    r["drive"] = drive(bin_dir)
+    say(f"idle {idle_seconds:.0f} s, then side by side with {count} notifications")
+    r["side_by_side"] = asyncio.run(side_by_side.side_by_side(os.path.join(bin_dir, "headunit"),
+                                                              os.path.join(OUT, "side-by-side"), count, idle_seconds))
+    for side in ("headunit", "bumble"):
+        burst = r["side_by_side"][side]["burst"]
+        burst.pop("uids", None)
+        if burst["consumer_count"] != count or burst["text_requests"] != count:
+            raise SystemExit(f"bench: {side} processed {burst['consumer_count']} of {count} notifications "
+                             f"({burst['text_requests']} text requests): no honest comparison")
+    # Protocol timers due while idle: the ANCS probe every 15 minutes.
+    r["idle_timer_budget"] = int(idle_seconds // 900)
+    r["firmware"] = firmware(short)
+    r["boot"] = boot(args)
+    r["notes"] = OPTIMIZATIONS
+    r["seconds"] = round(time.monotonic() - started, 1)
+
+    with open(os.path.join(OUT, "results.json"), "w") as f:
+        json.dump(r, f, indent=1)
+    text = markdown(r, short)
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    with open(output, "w") as f:
+        f.write(text)
+    for figure, value, target, verdict, _ in rows(r, short):
+        print(f"  {figure}: {value}" + (f" (target {target}: {verdict})" if verdict else ""))
+    say(f"wrote {os.path.relpath(output, ROOT)} in {r['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
