@@ -87,6 +87,11 @@ final class HeadUnit {
         events = EventLog(path: options.eventsPath)
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
+        // A full disk or a read-only data partition: the error is reported
+        // each time, the old files stay as they were, and the firmware keeps
+        // going on what it holds in memory.
+        let eventLog = events
+        files.failures.onFailure = { error in eventLog.error("state", "\(error); keeping the old state, running from memory") }
         stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
@@ -139,8 +144,18 @@ final class HeadUnit {
         } else {
             lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
         }
+        lines.append("state files: \(stateFilesText())")
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         return lines.joined(separator: "\n")
+    }
+
+    private func stateFilesText() -> String {
+        let failures = stateFiles.failures
+        guard let last = failures.last else { return "ok in \(stateFiles.directory)" }
+        if failures.failing {
+            return "WRITE FAILED (\(last)); old state kept, running from memory (\(failures.count) failed writes)"
+        }
+        return "ok in \(stateFiles.directory) (\(failures.count) failed writes earlier, last: \(last))"
     }
 
     func run() -> Int32 {
