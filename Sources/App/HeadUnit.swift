@@ -145,8 +145,26 @@ final class HeadUnit {
             lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
         }
         lines.append("state files: \(stateFilesText())")
+        lines.append("caches: \(cachesText())")
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         return lines.joined(separator: "\n")
+    }
+
+    /// How full each bounded table is (the soak test checks them against their bounds).
+    private func cachesText() -> String {
+        var parts: [String] = []
+        for handle in services.keys.sorted() {
+            guard let ancs = services[handle]?.ancs else { continue }
+            parts.append("ancs tracked \(ancs.trackedCount)/\(ancs.configuration.maximumNotifications)")
+            parts.append("ancs queued \(ancs.queuedRequests)")
+            parts.append("app names \(ancs.appNames.count)/\(ancs.appNames.capacity)")
+        }
+        parts.append("shown \(notifications.shown.count)")
+        if let glyphs = screen.glyphCache {
+            parts.append("glyphs \(glyphs.count) \(glyphs.bytes)/\(glyphs.budget) bytes")
+        }
+        parts.append("advertisers \(advertisers.entries.count)")
+        return parts.joined(separator: ", ")
     }
 
     private func stateFilesText() -> String {

@@ -32,6 +32,9 @@ final class Screen {
 
     var size: Size? { device.canvas?.size }
 
+    /// The renderer's glyph cache (nil without fonts).
+    var glyphCache: GlyphCache? { renderer?.fonts.cache }
+
     /// Draws the model if it changed, and presents the result.
     func refresh() {
         guard let renderer, let canvas = device.canvas else { return }

@@ -65,6 +65,9 @@ class ControlProtocol:
         from .apple_commands import register as register_apple_commands
 
         register_apple_commands(self)
+        from .soak import register as register_soak
+
+        register_soak(self)
 
     @property
     def command_names(self) -> list[str]:
