@@ -30,7 +30,13 @@ import Testing
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        // A frame or state file being written holds a descriptor for a
+        // moment: the fewest of a few looks is what stays open.
+        var fds = Int.max
+        for _ in 0..<5 {
+            fds = min(fds, (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1)
+            usleep(20_000)
+        }
         unit.type("status")
         let caches = unit.console.next(timeout: 5) { $0.hasPrefix("caches:") } ?? "caches: ?"
         return Sample(notifications: notifications, rssKB: rss, fds: fds, caches: String(caches.dropFirst("caches: ".count)))

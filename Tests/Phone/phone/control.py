@@ -68,6 +68,9 @@ class ControlProtocol:
         from .soak import register as register_soak
 
         register_soak(self)
+        from .security_commands import register as register_security_commands
+
+        register_security_commands(self)
 
     @property
     def command_names(self) -> list[str]:
