@@ -83,8 +83,6 @@ let package = Package(
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore", "HCI"]),
-        // Test workloads that run as their own processes.
-        .executableTarget(name: "state-stress", dependencies: ["App", "Platform"], path: "Tests/Tools/StateStress"),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),

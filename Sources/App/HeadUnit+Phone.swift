@@ -12,7 +12,7 @@ extension HeadUnit {
     func startAppleServices(_ handle: ConnectionHandle) {
         guard services[handle] == nil, let bearer = bearers[handle] else { return }
         let model = notifications
-        let ancs = ANCSClient(connection: handle, configuration: configuration.ancs(), appNames: loadAppNames(),
+        let ancs = ANCSClient(connection: handle, configuration: configuration.ancs(), appNames: AppNameStore(files: stateFiles).load(),
                               wantsText: { model.wantsText($0) })
         let s = AppleServices(handle: handle, bearer: bearer, ancs: ancs, ams: AMSClient(connection: handle))
         s.onProgress = { [unowned(unsafe) self] in self.pump() }
@@ -20,24 +20,6 @@ extension HeadUnit {
         s.start(now: Clock.now())
         readPhoneClock(bearer)
         watchServiceChanged(bearer, services: s)
-    }
-
-    static let appNamesFile = "app-names"
-
-    /// App display names learned from the phone (GetAppAttributes), kept
-    /// across sessions and restarts so each app is asked about once.
-    private func loadAppNames() -> AppNameCache {
-        guard let bytes = stateFiles.read(HeadUnit.appNamesFile) else { return AppNameCache() }
-        do { return try AppNameCache(decoding: bytes) } catch {
-            Log.warning("ancs", "\(stateFiles.path(HeadUnit.appNamesFile)) is damaged (\(error)); starting empty")
-            return AppNameCache()
-        }
-    }
-
-    private func saveAppNames(_ cache: AppNameCache) {
-        do { try stateFiles.write(HeadUnit.appNamesFile, cache.encoded()) } catch {
-            Log.warning("ancs", "cannot keep app names: \(error)")
-        }
     }
 
     /// iOS may publish ANCS only after bonding and says so with a Service
@@ -109,7 +91,7 @@ extension HeadUnit {
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
         case .appNameLearned:
-            saveAppNames(s.ancs.appNames)
+            AppNameStore(files: stateFiles).save(s.ancs.appNames)
         default:
             break
         }

@@ -106,6 +106,11 @@ final class HeadUnit {
         events = EventLog(path: options.eventsPath)
         let files = StateFiles(directory: options.stateDirectory)
         try files.prepare()
+        // A full disk or a read-only data partition: the error is reported
+        // each time, the old files stay as they were, and the firmware keeps
+        // going on what it holds in memory.
+        let eventLog = events
+        files.failures.onFailure = { error in eventLog.error("state", "\(error); keeping the old state, running from memory") }
         stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
@@ -158,9 +163,37 @@ final class HeadUnit {
         } else {
             lines.append("clock: \(HeadUnit.clockText()) (system; the phone has not told the time)")
         }
+        lines.append("state files: \(stateFilesText())")
+        lines.append("caches: \(cachesText())")
         lines.append("uptime: \(Clock.now().millisecondsSince(startedAt) / 1000) s")
         lines.append("watchdog: \(watchdog?.description ?? watchdogProblem.map { "not in use (\($0))" } ?? "none")")
         return lines.joined(separator: "\n")
+    }
+
+    /// How full each bounded table is (the soak test checks them against their bounds).
+    private func cachesText() -> String {
+        var parts: [String] = []
+        for handle in services.keys.sorted() {
+            guard let ancs = services[handle]?.ancs else { continue }
+            parts.append("ancs tracked \(ancs.trackedCount)/\(ancs.configuration.maximumNotifications)")
+            parts.append("ancs queued \(ancs.queuedRequests)")
+            parts.append("app names \(ancs.appNames.count)/\(ancs.appNames.capacity)")
+        }
+        parts.append("shown \(notifications.shown.count)")
+        if let glyphs = screen.glyphCache {
+            parts.append("glyphs \(glyphs.count) \(glyphs.bytes)/\(glyphs.budget) bytes")
+        }
+        parts.append("advertisers \(advertisers.entries.count)")
+        return parts.joined(separator: ", ")
+    }
+
+    private func stateFilesText() -> String {
+        let failures = stateFiles.failures
+        guard let last = failures.last else { return "ok in \(stateFiles.directory)" }
+        if failures.failing {
+            return "WRITE FAILED (\(last)); old state kept, running from memory (\(failures.count) failed writes)"
+        }
+        return "ok in \(stateFiles.directory) (\(failures.count) failed writes earlier, last: \(last))"
     }
 
     func run() -> Int32 {

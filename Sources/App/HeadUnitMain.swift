@@ -40,6 +40,12 @@ public enum HeadUnitMain {
                 return try ConnectCommand.run(args)
             case "render":
                 return try RenderCommand.run(args)
+            case "state-stress":
+                // The power-cut test's workload (StateStress.swift); not for people.
+                guard args.positional.count == 1 else {
+                    throw Arguments.UsageError(description: "state-stress DIR")
+                }
+                return StateStress.run(directory: args.positional[0])
             case "help", nil:
                 print(usage)
                 return args.verb == nil ? 2 : 0

@@ -34,6 +34,8 @@ final class Screen {
 
     /// False with no display at all (`none`): the screen model is never drawn.
     var isDrawing: Bool { renderer != nil }
+    /// The renderer's glyph cache (nil without fonts).
+    var glyphCache: GlyphCache? { renderer?.fonts.cache }
 
     /// Draws the model if it changed, and presents the result.
     func refresh() {

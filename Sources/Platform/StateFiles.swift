@@ -7,6 +7,8 @@ import CLinux
 /// content, never a mix or nothing. Files are mode 0600: they hold keys.
 public struct StateFiles {
     public let directory: String
+    /// Every failed write or removal, shared by all copies of this value.
+    public let failures = StateWriteFailures()
 
     public init(directory: String) {
         self.directory = directory
@@ -35,7 +37,18 @@ public struct StateFiles {
         return nil
     }
 
+    /// Replaces `name` with `bytes`, or throws and leaves the old file as it was.
     public func write(_ name: String, _ bytes: [UInt8]) throws(SystemError) {
+        do {
+            try replace(name, bytes)
+            failures.succeeded()
+        } catch {
+            failures.failed(error)
+            throw error
+        }
+    }
+
+    private func replace(_ name: String, _ bytes: [UInt8]) throws(SystemError) {
         let final = path(name)
         let temporary = final + ".tmp"
         let fd = nn_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -68,8 +81,13 @@ public struct StateFiles {
     }
 
     public func remove(_ name: String) throws(SystemError) {
-        if unlink(path(name)) != 0 && nn_errno() != ENOENT { throw SystemError("remove \(path(name))") }
+        if unlink(path(name)) != 0 && nn_errno() != ENOENT {
+            let error = SystemError("remove \(path(name))")
+            failures.failed(error)
+            throw error
+        }
         syncDirectory()
+        failures.succeeded()
     }
 
     /// Names of the files in the directory (temporary files left by a power
@@ -95,6 +113,29 @@ public struct StateFiles {
         _ = fsync(fd)
         FileDescriptor.close(fd)
     }
+}
+
+/// The record of state writes that failed (a full disk, a read-only or
+/// vanished data partition): the firmware keeps running on what it holds in
+/// memory and says so on the console and in the event log.
+public final class StateWriteFailures {
+    public private(set) var count = 0
+    public private(set) var last: SystemError?
+    /// True while the latest write failed (a later success clears it).
+    public private(set) var failing = false
+    /// Called with each failure as it happens.
+    public var onFailure: ((SystemError) -> Void)?
+
+    public init() {}
+
+    func failed(_ error: SystemError) {
+        count += 1
+        last = error
+        failing = true
+        onFailure?(error)
+    }
+
+    func succeeded() { failing = false }
 }
 
 /// Random bytes from the kernel, for names and keys that must differ per device.

@@ -14,7 +14,9 @@ final class RunningHeadUnit {
     private var eventLines: [String] = []
     private var consumed = 0
 
-    init(hci: String, stateDirectory: URL? = nil, extra: [String] = [], name: String = "run") throws {
+    /// `launcher`: a command the firmware is started through (it must end by
+    /// exec-ing its arguments, so the process is the firmware itself).
+    init(hci: String, stateDirectory: URL? = nil, extra: [String] = [], name: String = "run", launcher: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Paths.headunit.path) else {
             throw TestFailure("no headunit binary at \(Paths.headunit.path): run swift build first")
         }
@@ -25,6 +27,10 @@ final class RunningHeadUnit {
         process.executableURL = Paths.headunit
         process.arguments = ["run", "--hci", hci, "--state", self.stateDirectory.path, "--events", eventsURL.path,
                              "--trace", traceURL.path, "--console", "-"] + extra
+        if let first = launcher.first {
+            process.arguments = launcher.dropFirst() + [Paths.headunit.path] + (process.arguments ?? [])
+            process.executableURL = URL(fileURLWithPath: first)
+        }
         let out = Pipe(), err = Pipe(), inp = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -68,6 +68,12 @@ class ControlProtocol:
         from .faults import register as register_fault_commands
 
         register_fault_commands(self)
+        from .soak import register as register_soak
+
+        register_soak(self)
+        from .security_commands import register as register_security_commands
+
+        register_security_commands(self)
 
     @property
     def command_names(self) -> list[str]:
