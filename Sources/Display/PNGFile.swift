@@ -5,47 +5,28 @@ import CPNG
 /// errors as return values (the classic API longjmps, which Swift cannot catch).
 public enum PNGFile {
     // png.h format flags (the importer does not see these macros).
-    static let formatRGB: UInt32 = 0x02
     /// B, G, R, A bytes: the memory layout of a little-endian XRGB8888 word.
     static let formatBGRA: UInt32 = 0x02 | 0x01 | 0x10
     static let imageVersion: UInt32 = 1
 
-    /// Writes an XRGB8888 image (stride in pixels) as an 8-bit RGB PNG.
+    /// Writes an XRGB8888 image (stride in pixels) as an 8-bit RGB PNG,
+    /// encoded row by row from `pixels` (no converted copy of the image).
     /// Returns libpng's message on failure.
     public static func write(path: String, width: Int, height: Int, stride: Int,
                              pixels: UnsafeBufferPointer<UInt32>) -> String? {
-        guard width > 0, height > 0, stride >= width, pixels.count >= stride * (height - 1) + width else {
+        guard width > 0, height > 0, stride >= width, pixels.count >= stride * (height - 1) + width,
+              let base = pixels.baseAddress else {
             return "bad image geometry \(width)x\(height)"
         }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        rgb.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                var o = y * width * 3
-                var i = y * stride
-                for _ in 0..<width {
-                    let v = pixels[i]
-                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    out[o + 2] = UInt8(truncatingIfNeeded: v)
-                    o += 3
-                    i += 1
-                }
-            }
+        var message = [CChar](repeating: 0, count: 128)
+        let ok = message.withUnsafeMutableBufferPointer { m in
+            guard let text = m.baseAddress else { return false }
+            return nn_png_write_xrgb(path, UInt32(width), UInt32(height), base, stride, text) == 0
         }
-        var image = png_image()
-        image.version = imageVersion
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = formatRGB
-        let ok = rgb.withUnsafeBytes { raw in
-            png_image_write_to_file(&image, path, 0, raw.baseAddress, Int32(width * 3), nil)
+        if ok { return nil }
+        return message.withUnsafeBufferPointer { m in
+            String(decoding: m.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        if ok == 0 {
-            let message = messageOf(&image)
-            png_image_free(&image)
-            return message
-        }
-        return nil
     }
 
     /// Reads any PNG as XRGB8888 words (alpha byte kept as read).
@@ -68,12 +49,5 @@ public enum PNGFile {
         }
         png_image_free(&image)
         return ok != 0 ? (w, h, pixels) : nil
-    }
-
-    private static func messageOf(_ image: inout png_image) -> String {
-        withUnsafeBytes(of: &image.message) { raw in
-            let bytes = raw.prefix { $0 != 0 }
-            return String(decoding: bytes, as: UTF8.self)
-        }
     }
 }

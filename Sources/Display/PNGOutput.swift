@@ -13,7 +13,10 @@ public final class PNGOutput: DisplayOutput {
     /// Numbered frames kept on disk; older ones are deleted (0 keeps all).
     public let keepFrames: Int
     public private(set) var frameNumber = 0
-    private var image: [UInt32]
+    /// The panel's pixels, kept only for a turned panel. Unturned, the canvas
+    /// is the panel: frames are encoded straight from it (one 4-byte-per-pixel
+    /// copy of the screen less).
+    private var panel: [UInt32]
 
     public init(directory: String, size: Size, rotation: Rotation = .none, keepFrames: Int = 1000) throws(DisplayError) {
         guard size.width > 0, size.height > 0 else { throw .badSpec("png output needs a positive size") }
@@ -21,7 +24,7 @@ public final class PNGOutput: DisplayOutput {
         physicalSize = size
         self.rotation = rotation
         self.keepFrames = max(0, keepFrames)
-        image = [UInt32](repeating: 0xFF00_0000, count: size.width * size.height)
+        panel = rotation == .none ? [] : [UInt32](repeating: 0xFF00_0000, count: size.width * size.height)
         try PNGOutput.makeDirectories(directory)
         var st = stat()
         guard stat(directory, &st) == 0, (st.st_mode & UInt32(S_IFMT)) == UInt32(S_IFDIR) else {
@@ -47,16 +50,26 @@ public final class PNGOutput: DisplayOutput {
     }
 
     public func present(_ canvas: Canvas, damage: Damage) throws(DisplayError) {
-        let w = physicalSize.width
-        image.withUnsafeMutableBufferPointer { buf in
-            guard let base = buf.baseAddress else { return }
-            for r in damage.rects { canvas.present(r, rotation: rotation, to: base, dstStride: w, format: XRGB8888.self) }
+        let w = physicalSize.width, h = physicalSize.height
+        guard canvas.size == logicalSize else {
+            throw .png("canvas \(canvas.width)x\(canvas.height) does not fit the \(w)x\(h) panel")
         }
         frameNumber += 1
         let frame = directory + "/" + PNGOutput.frameName(frameNumber)
         let tmp = directory + "/.frame.tmp"
-        let err = image.withUnsafeBufferPointer {
-            PNGFile.write(path: tmp, width: w, height: physicalSize.height, stride: w, pixels: $0)
+        let err: String?
+        if rotation == .none {
+            err = canvas.pixels.withUnsafeBufferPointer {
+                PNGFile.write(path: tmp, width: w, height: h, stride: w, pixels: $0)
+            }
+        } else {
+            panel.withUnsafeMutableBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                for r in damage.rects { canvas.present(r, rotation: rotation, to: base, dstStride: w, format: XRGB8888.self) }
+            }
+            err = panel.withUnsafeBufferPointer {
+                PNGFile.write(path: tmp, width: w, height: h, stride: w, pixels: $0)
+            }
         }
         if let e = err {
             unlink(tmp)
