@@ -284,12 +284,20 @@ def markdown(r, short):
         lines += ["", "## Targets missed, and why", ""]
     if "Memory: peak RSS over the drive (800x480)" in misses:
         top = ", ".join(f"{name} {kb / 1024:.1f} MB" for name, kb in list(d_memory(r).items())[:8])
-        lines.append("- **Memory**: resident at the peak, by mapping: " + top + ". Most of it is code: the "
-                     "binary's text (the Swift runtime linked in) and the shared libraries (OpenSSL's libcrypto, "
-                     "libc, libstdc++ for the runtime, FreeType), paged in whole 64 KiB at a time; the anonymous "
-                     "memory (heap and mappings: the 800x480 canvas alone is 1.5 MB, the PNG encoder's buffers, "
-                     "the glyph cache) is the smaller part. The firmware that ships is the Embedded Swift build "
-                     "(the size above), without the host runtime.")
+        mem = d_memory(r)
+        anon = sum(kb for name, kb in mem.items() if name in ("[anon]", "[heap]", "[stack]")) / 1024
+        binary = mem.get("headunit", 0) / 1024
+        lines.append("- **Memory**: resident at the peak, by mapping: " + top + f". Code dominates: the binary "
+                     f"({binary:.1f} MB resident: our code with the Swift standard library and runtime linked in "
+                     "statically) and the shared libraries (libcrypto, libc, libstdc++ for the runtime, FreeType). "
+                     "The functions the head unit runs are spread over the whole standard library and the kernel "
+                     "maps file pages 64 KiB around each fault, so dead stripping hardly helps (tried: no exported "
+                     "symbols and identical code folding took 0.75 MB off the text but 0.15 MB off the resident "
+                     f"set). The anonymous memory is {anon:.1f} MB, 1.5 MB of it the 800x480 canvas. Left to "
+                     "reach 12 MB: a link order that packs the functions the drive runs together (a profile-made "
+                     "symbol ordering file), or building the host head unit as Embedded Swift like the firmware "
+                     "(no runtime, no libstdc++); libcrypto is still 2.1 MB for one block cipher and one curve. "
+                     "The firmware that ships is the Embedded Swift build (the size above).")
     if "Side by side: ratio" in misses:
         h = r["side_by_side"]["headunit"]["cpu"]
         n = r["side_by_side"]["count"]
@@ -309,7 +317,7 @@ def markdown(r, short):
 OPTIMIZATIONS = [
     "Before → after on this machine: head unit CPU per notification in the side by side 436 → 330–380 µs "
     "(ratio 3.8× → 4.9–5.5×); pipeline 246,000 → 179,000 instructions per notification; idle wake-ups "
-    "0.2/s → 0; resident memory at start 18.9 → 16.2 MB. What changed:",
+    "0.2/s → 0; resident memory at start 18.9 → 16.2 MB, at the peak of the drive 19.8 → 14.7 MB. What changed:",
     "Event log: a JSON string with nothing to escape is appended whole instead of one Unicode scalar at a time "
     "(`JSONLine`): it was a quarter of the head unit's instructions per notification.",
     "`FIFO`, the event and transmit queue of every layer, is inlinable: each layer gets a version specialised for "
@@ -324,6 +332,12 @@ OPTIMIZATIONS = [
     "the parent folder with inotify and wakes only when the folder appears.",
     "The release host build links the Swift runtime statically (`-static-stdlib`): the concurrency, regex, "
     "string-processing and dispatch libraries are no longer mapped; 2.7 MB less resident at start.",
+    "PNG frames are encoded row by row straight from the canvas (libpng's classic API from a C helper that "
+    "catches its longjmp): no RGB copy of each frame (1.1 MB at 800x480) and, for an unturned panel, no copy "
+    "of the panel (1.5 MB). Peak resident over the drive 20.0 → 16.8 MB.",
+    "The Security Manager uses libcrypto's AES block function and elliptic-curve arithmetic directly, with "
+    "CMAC (RFC 4493) on top and random octets from getrandom(2): the EVP layer loaded OpenSSL's provider "
+    "machinery (algorithm tables, DRBG) on first use. libcrypto resident 3.9 → 2.1 MB; peak 16.8 → 14.7 MB.",
 ]
 
 
