@@ -67,9 +67,23 @@ final class RunningHeadUnit {
                 consumed += 1
                 if let object = PhoneSimulator.parse(line), object["event"] as? String == name, matching(object) { return object }
             }
-            if Date() > deadline || !process.isRunning { return nil }
+            if Date() > deadline || !process.isRunning {
+                reportMissing(name, after: timeout)
+                return nil
+            }
             usleep(20_000)
         }
+    }
+
+    /// What a failed wait leaves in the test's output, so a failure in CI
+    /// can be read without running it again.
+    private func reportMissing(_ name: String, after timeout: TimeInterval) {
+        let state = process.isRunning ? "running" : "exited with status \(process.terminationStatus)"
+        print("headunit (\(eventsURL.deletingLastPathComponent().lastPathComponent)): no `\(name)` event within \(timeout) s; the process is \(state)")
+        print("  last events:")
+        for line in eventLines.suffix(12) { print("    \(line)") }
+        print("  last log lines:")
+        for line in stderr.all.suffix(25) { print("    \(line)") }
     }
 
     func waitForState(_ state: String, server: String? = nil, timeout: TimeInterval = 20) -> Bool {
