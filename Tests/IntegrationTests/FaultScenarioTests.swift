@@ -10,7 +10,7 @@
 // | HCI transport closed and back (TCP, UART)  | FaultScenarioTests.transportLostAndBackReopensAndReconnects                   |
 // | link loss mid Data Source response         | FaultScenarioTests.linkLossInTheMiddleOfADataSourceResponse                   |
 // | link loss mid pairing (between SMP PDUs)   | FaultScenarioTests.linkLossInTheMiddleOfPairing                               |
-// | ATT transaction timeout                    | FaultScenarioTests.attTransactionTimeoutEndsTheLinkAndItComesBack             |
+// | ATT transaction timeout                    | ATTTimeoutFaultTests.attTransactionTimeoutEndsTheLinkAndItComesBack           |
 // | the phone forgets the bond                 | SecurityIntegrationTests.phoneThatForgotTheBondIsPairedAgain                  |
 // | the phone reboots (new address)            | SecurityIntegrationTests.reconnectsWithStoredKeysAfterTheAddressRotates,      |
 // |                                            | PairingRoutineIntegrationTests.reconnectsAfterLinkLossAndAfterTheAddressRotates |
@@ -203,7 +203,8 @@ import Testing
 
     // MARK: - ATT
 
-    @Test func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
+    /// Run by `ATTTimeoutFaultTests`.
+    func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
         try withPairedUnit("fault-atttimeout") { phone, unit in
             Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
             // The phone's ATT server stops answering: the Control Point write for
@@ -334,5 +335,13 @@ import Testing
             #expect(reports >= 10_000, "only \(reports) reports reached the head unit")
             #expect(unit.process.isRunning)
         }
+    }
+}
+
+/// The ATT timeout waits the 30 s the specification gives before the link is
+/// ended; in a suite of its own it runs beside the other faults, not after them.
+@Suite struct ATTTimeoutFaultTests {
+    @Test func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
+        try FaultScenarioTests().attTransactionTimeoutEndsTheLinkAndItComesBack()
     }
 }
