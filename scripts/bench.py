@@ -166,6 +166,7 @@ def boot(args):
     with open(report) as f:
         data = json.load(f)
     return {"first_frame_s": data.get("timings_s", {}).get("first_frame_s"), "passed": data.get("passed"),
+            "firmware_memory_kb": data.get("firmware_memory_kb") or {},
             "report": os.path.relpath(report, ROOT), "ran": bool(args.boot_test),
             "image": os.path.basename(args.boot_image or "headunit-qemu-virt.img"),
             "date": datetime.datetime.fromtimestamp(os.path.getmtime(report), datetime.timezone.utc)
@@ -213,6 +214,12 @@ def rows(r, short):
                 f"bss {fw['bss']:,})" if fw and "text" in fw else "") if fw else "not built", "—", "",
                 ".build-aarch64/headunit"))
     b = r["boot"]
+    m = (b or {}).get("firmware_memory_kb") or {}
+    if "VmHWM" in m:
+        out.append(("Memory: the shipped firmware on the appliance (qemu-virt, 1280x800 DRM)",
+                    f"peak {m['VmHWM'] / 1024:.1f} MB (resident {m.get('VmRSS', 0) / 1024:.1f} MB: "
+                    f"{m.get('RssAnon', 0) / 1024:.1f} MB anonymous, {m.get('RssFile', 0) / 1024:.1f} MB file)",
+                    "—", "", "image/boot-test: /proc/PID/status of the Embedded Swift firmware after the Maps instruction"))
     out.append(("Boot: power-on → first frame (qemu)",
                 f"{b['first_frame_s']} s" if b and b.get("first_frame_s") is not None else "not measured", "—", "",
                 (f"image/boot-test of {b['image']}, run by this command" if b.get("ran")
