@@ -93,3 +93,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v5]
 )
+
+// Release builds of the product without dynamic exclusivity checks: the
+// compiler still proves exclusive access statically, and the firmware that
+// ships (Embedded Swift) has no run-time checks either. On the host they were
+// a sixth of the head unit's instructions per notification (BENCHMARKS.md).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+    ]
+}

@@ -28,7 +28,7 @@ final class EventLog {
         j.field("t_ms", Clock.now().millisecondsSince(start))
         j.field("event", name)
         fill(&j)
-        file.write(j.line)
+        file.write(utf8: j.utf8Line)
     }
 
     func state(_ s: PairingState) {

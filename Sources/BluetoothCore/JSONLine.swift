@@ -1,75 +1,109 @@
 /// Builds one JSON object on one line, for the `--events` log and the
 /// console. Values are escaped per RFC 8259; no Foundation needed.
+///
+/// The line is built as UTF-8 bytes, not as a String: the event log writes
+/// a line per notification, and String appends (each one a capacity and
+/// uniqueness check, a possible copy) cost more than the whole protocol
+/// stack spent on that notification.
 public struct JSONLine {
-    public private(set) var text = "{"
+    private var bytes: [UInt8]
     private var empty = true
 
-    public init() {}
+    public init() {
+        bytes = []
+        bytes.reserveCapacity(256)
+        bytes.append(0x7B)  // {
+    }
 
     public mutating func field(_ name: String, _ value: String?) {
         key(name)
-        if let v = value { JSONLine.appendString(v, to: &text) } else { text += "null" }
+        if let v = value { JSONLine.appendString(v, to: &bytes) } else { append("null") }
     }
 
     public mutating func field(_ name: String, _ value: Int?) {
         key(name)
-        text += value.map { "\($0)" } ?? "null"
+        if let v = value { appendDecimal(Int64(v)) } else { append("null") }
     }
 
     public mutating func field(_ name: String, _ value: Int64) {
         key(name)
-        text += "\(value)"
+        appendDecimal(value)
     }
 
     public mutating func field(_ name: String, _ value: Bool) {
         key(name)
-        text += value ? "true" : "false"
+        append(value ? "true" : "false")
     }
 
     /// A number with up to three decimals (seconds with millisecond precision).
     public mutating func field(_ name: String, milliunits value: Int64?) {
         key(name)
-        guard let v = value else { text += "null"; return }
-        let sign = v < 0 ? "-" : ""
-        let a = v < 0 ? -v : v
-        var frac = "\(a % 1000)"
-        while frac.count < 3 { frac = "0" + frac }
-        text += "\(sign)\(a / 1000).\(frac)"
+        guard let v = value else { append("null"); return }
+        if v < 0 { bytes.append(0x2D) }
+        let a = v.magnitude
+        appendDecimal(a / 1000)
+        bytes.append(0x2E)  // .
+        let frac = a % 1000
+        bytes.append(0x30 + UInt8(frac / 100))
+        bytes.append(0x30 + UInt8(frac / 10 % 10))
+        bytes.append(0x30 + UInt8(frac % 10))
     }
 
-    public var line: String { text + "}" }
+    public var line: String { String(decoding: utf8Line, as: UTF8.self) }
+
+    /// The finished line as UTF-8, without a line break.
+    public var utf8Line: [UInt8] { bytes + [0x7D] }
 
     private mutating func key(_ name: String) {
-        if !empty { text += ", " }
+        if !empty { bytes.append(0x2C); bytes.append(0x20) }  // ", "
         empty = false
-        JSONLine.appendString(name, to: &text)
-        text += ": "
+        JSONLine.appendString(name, to: &bytes)
+        bytes.append(0x3A)  // :
+        bytes.append(0x20)
     }
 
-    static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        // Almost every string needs no escape: append it whole instead of
-        // scalar by scalar (the event log writes one line per notification).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out += s
-            out += "\""
-            return
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { bytes.append(0x2D) }
+        appendDecimal(value.magnitude)
+    }
+
+    private mutating func appendDecimal(_ value: UInt64) {
+        var power: UInt64 = 1
+        while value / power >= 10 { power *= 10 }
+        while power > 0 {
+            bytes.append(0x30 + UInt8(value / power % 10))
+            power /= 10
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + hex(scalar.value, digits: 4)
-                } else {
-                    out.unicodeScalars.append(scalar)
+    }
+
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { utf8 in
+            // Bytes of multi-byte UTF-8 sequences are all 0x80 or more and
+            // go through as they are; only ASCII may need an escape.
+            var start = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+                start = i + 1
+                switch b {
+                case 0x22: out.append(0x5C); out.append(0x22)
+                case 0x5C: out.append(0x5C); out.append(0x5C)
+                case 0x0A: out.append(0x5C); out.append(0x6E)
+                case 0x0D: out.append(0x5C); out.append(0x72)
+                case 0x09: out.append(0x5C); out.append(0x74)
+                default:
+                    out.append(contentsOf: ("\\u" + hex(UInt32(b), digits: 4)).utf8)
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
         }
-        out += "\""
+        out.append(0x22)
     }
 }

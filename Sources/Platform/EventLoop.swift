@@ -92,6 +92,15 @@ public final class EventLoop {
         id = deadline.map { schedule(at: $0, handler: handler) }
     }
 
+    /// True when `id` is a pending timer due at `deadline` (both nil counts
+    /// too): the layers' earliest deadline is recomputed after every input
+    /// and mostly has not moved, so the timer (and its handler) can stay.
+    public func isScheduled(_ id: TimerID?, at deadline: Instant?) -> Bool {
+        guard let id else { return deadline == nil }
+        guard let deadline, let timer = timers[id.value] else { return false }
+        return timer.deadline == deadline
+    }
+
     // MARK: - Running
 
     public func stop() { running = false }
@@ -135,8 +144,15 @@ public final class EventLoop {
             return
         }
         if n > 0 {
-            let ready = zip(pollIDs, pollFDs).filter { $0.1.revents != 0 }
-            for (id, fd) in ready {
+            // Walks the poll set in place instead of building a list of the
+            // ready ones (an allocation on every wake-up); the bound is
+            // checked on each step in case a handler ran a nested turn.
+            var i = 0
+            while i < pollFDs.count, i < pollIDs.count {
+                let fd = pollFDs[i]
+                let id = pollIDs[i]
+                i += 1
+                if fd.revents == 0 { continue }
                 // A handler may have removed this watch (or others) already.
                 guard let w = watches[id], w.fd == fd.fd else { continue }
                 w.handler(Readiness(revents: fd.revents))
@@ -147,7 +163,9 @@ public final class EventLoop {
     }
 
     private func pollTimeout() -> Int32 {
-        guard let next = timers.values.map({ $0.deadline }).min() else { return -1 }
+        var earliest: Instant?
+        for timer in timers.values where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
+        guard let next = earliest else { return -1 }
         let wait = next.millisecondsSince(Clock.now())
         if wait <= 0 { return 0 }
         return Int32(min(wait, Int64(Int32.max)))
@@ -155,6 +173,8 @@ public final class EventLoop {
 
     private func runDueTimers() {
         let now = Clock.now()
+        // Most turns end with nothing due: decide that without building a list.
+        guard timers.values.contains(where: { $0.deadline <= now }) else { return }
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due {
             guard timers[id] != nil else { continue }

@@ -69,7 +69,9 @@ public final class HCIDriver {
             }
             if !progressed { break }
         }
-        loop.reschedule(&hostTimer, at: host.nextDeadline) { [unowned(unsafe) self] in
+        let deadline = host.nextDeadline
+        if loop.isScheduled(hostTimer, at: deadline) { return }
+        loop.reschedule(&hostTimer, at: deadline) { [unowned(unsafe) self] in
             self.hostTimer = nil
             self.host.handleTimeout(now: Clock.now())
             self.flush()

@@ -16,8 +16,14 @@ public final class LineFile {
     deinit { if fd > 2 { FileDescriptor.close(fd) } }
 
     public func write(_ line: String) {
+        write(utf8: Array(line.utf8))
+    }
+
+    /// Writes `line` (UTF-8, without its line break) and a line break, in
+    /// one write(2) so a reader never sees half a line.
+    public func write(utf8 line: [UInt8]) {
         guard fd >= 0 else { return }
-        var bytes = Array(line.utf8)
+        var bytes = line
         bytes.append(0x0A)
         var offset = 0
         while offset < bytes.count {
