@@ -365,11 +365,13 @@ def main():
     parser.add_argument("--boot-test", action="store_true", help="run image/boot-test for the boot figure")
     parser.add_argument("--boot-image", help="image for --boot-test (default out/image/headunit-qemu-virt.img)")
     parser.add_argument("--boot-report", help="a boot-test report.json to read (default out/image/boot-test/)")
-    parser.add_argument("--rewrite", action="store_true", help="only write the report again from out/bench/results.json")
+    parser.add_argument("--rewrite", action="store_true", help="only write the report again from out/bench/results.json (and --boot-report)")
     args = parser.parse_args()
     if args.rewrite:
         with open(os.path.join(OUT, "results.json")) as f:
             r = json.load(f)
+        if args.boot_report:
+            r["boot"] = boot(args)
         r["notes"] = OPTIMIZATIONS
         with open(args.output or os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
             f.write(markdown(r, args.short))
