@@ -87,6 +87,14 @@ public final class InputDevices {
 
     public func stop() {
         started = false
+        closeDevicesAndWatches()
+        if let t = retryTimer { loop.cancel(t) }
+        retryTimer = nil
+        pending.removeAll()
+    }
+
+    /// Every open device and the inotify watches on the folder and its parent.
+    private func closeDevicesAndWatches() {
         for path in Array(devices.keys) { close(path) }
         if let w = inotifyWatch { loop.unwatch(w) }
         inotifyWatch = nil
@@ -94,9 +102,6 @@ public final class InputDevices {
         inotifyFD = -1
         parentWatch = nil
         retiredParentWatch = nil
-        if let t = retryTimer { loop.cancel(t) }
-        retryTimer = nil
-        pending.removeAll()
     }
 
     /// The display came up (or turned): taps are scaled to this panel.
@@ -230,13 +235,7 @@ public final class InputDevices {
         if record.mask & UInt32(IN_DELETE_SELF | IN_IGNORED) != 0 {
             // The directory went away (devtmpfs remounted): start over.
             Log.warning("input", "\(directory) disappeared; watching for it again")
-            for p in Array(devices.keys) { close(p) }
-            if let w = inotifyWatch { loop.unwatch(w) }
-            inotifyWatch = nil
-            FileDescriptor.close(inotifyFD)
-            inotifyFD = -1
-            parentWatch = nil
-            retiredParentWatch = nil
+            closeDevicesAndWatches()
             watchDirectory()
             return false
         }
