@@ -339,7 +339,6 @@ final class HeadUnit {
         for bearer in bearers.values { deadline = earliest(deadline, bearer.nextDeadline) }
         for sm in security.values { deadline = earliest(deadline, sm.nextDeadline) }
         for s in services.values { deadline = earliest(deadline, s.nextDeadline) }
-        if loop.isScheduled(timer, at: deadline) { return }
         loop.reschedule(&timer, at: deadline) { [unowned(unsafe) self] in
             self.timer = nil
             let now = Clock.now()

@@ -87,18 +87,14 @@ public final class EventLoop {
     public func cancel(_ id: TimerID) { timers[id.value] = nil }
 
     /// Moves an existing timer, or creates one when `id` is nil or gone.
+    /// A timer already due at `deadline` stays as it is: the layers' earliest
+    /// deadline is recomputed after every input and mostly has not moved.
     public func reschedule(_ id: inout TimerID?, at deadline: Instant?, handler: @escaping () -> Void) {
-        if let existing = id { cancel(existing) }
+        if let existing = id {
+            if let deadline, timers[existing.value]?.deadline == deadline { return }
+            cancel(existing)
+        }
         id = deadline.map { schedule(at: $0, handler: handler) }
-    }
-
-    /// True when `id` is a pending timer due at `deadline` (both nil counts
-    /// too): the layers' earliest deadline is recomputed after every input
-    /// and mostly has not moved, so the timer (and its handler) can stay.
-    public func isScheduled(_ id: TimerID?, at deadline: Instant?) -> Bool {
-        guard let id else { return deadline == nil }
-        guard let deadline, let timer = timers[id.value] else { return false }
-        return timer.deadline == deadline
     }
 
     // MARK: - Running

@@ -70,7 +70,6 @@ public final class HCIDriver {
             if !progressed { break }
         }
         let deadline = host.nextDeadline
-        if loop.isScheduled(hostTimer, at: deadline) { return }
         loop.reschedule(&hostTimer, at: deadline) { [unowned(unsafe) self] in
             self.hostTimer = nil
             self.host.handleTimeout(now: Clock.now())
