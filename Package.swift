@@ -33,12 +33,12 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BluetoothCore"]),
         .target(name: "ATT", dependencies: ["BluetoothCore"]),
         .target(name: "GATT", dependencies: ["BluetoothCore", "ATT"]),
-        // Apple Notification Center Service and Apple Media Service clients (PROTOCOL §2, §3).
+        // Apple Notification Center Service and Apple Media Service clients (docs/PROTOCOL.md §2, §3).
         .target(name: "ANCS", dependencies: ["BluetoothCore"]),
         .target(name: "AMS", dependencies: ["BluetoothCore"]),
-        // What the head unit shows: the Maps/Music filter and the notification model (PROTOCOL §4).
+        // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
-        // The NavigationNotifier pairing routine (PROTOCOL §1).
+        // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),

@@ -1,6 +1,6 @@
 import BluetoothCore
 
-/// The Apple Media Service on the phone (PROTOCOL §3).
+/// The Apple Media Service on the phone (docs/PROTOCOL.md §3).
 public enum AMSUUIDs {
     public static let service = BluetoothUUID(high: 0x89D3_502B_0F36_433A, low: 0x8EF4_C502_AD55_F8DC)
     public static let remoteCommand = BluetoothUUID(high: 0x9B3C_81D8_57B1_4A8A, low: 0xB8DF_0E56_F7CA_51C2)

@@ -106,7 +106,7 @@ public struct NowPlayingState: Equatable {
     }
 }
 
-/// The `now_playing` event of PROTOCOL §6: player, artist, album, title,
+/// The `now_playing` event of docs/PROTOCOL.md §6: player, artist, album, title,
 /// state, elapsed_s, duration_s (write the times with
 /// `JSONLine.field(_:milliunits:)`).
 public struct NowPlayingReport: Equatable {

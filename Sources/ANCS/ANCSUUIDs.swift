@@ -1,6 +1,6 @@
 import BluetoothCore
 
-/// The Apple Notification Center Service on the phone (PROTOCOL §2).
+/// The Apple Notification Center Service on the phone (docs/PROTOCOL.md §2).
 public enum ANCSUUIDs {
     public static let service = BluetoothUUID(high: 0x7905_F431_B5CE_4E99, low: 0xA40F_4B1E_122D_00D0)
     public static let notificationSource = BluetoothUUID(high: 0x9FBF_120D_6301_42D9, low: 0x8C58_25E6_99A2_1DBD)

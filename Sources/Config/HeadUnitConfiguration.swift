@@ -14,7 +14,7 @@ import SMP
 /// every key.
 public struct HeadUnitConfiguration: Equatable {
     // [bluetooth]
-    /// Where the controller is (PROTOCOL §5); `--hci` overrides it.
+    /// Where the controller is (docs/PROTOCOL.md §5); `--hci` overrides it.
     public var hci: TransportSpec = .userChannel(device: 0)
     /// The GAP Device Name the head unit serves; nil: "NavigationNotifier CLIENTNAME".
     public var deviceName: String?

@@ -43,7 +43,7 @@ public enum ConsoleCommand: Equatable {
     public static let mediaCommands: [RemoteCommandID] = [.play, .pause, .togglePlayPause, .nextTrack, .previousTrack,
                                                           .volumeUp, .volumeDown]
 
-    /// SERVER NAMEs are 1 to 32 bytes of UTF-8 (PROTOCOL §1).
+    /// SERVER NAMEs are 1 to 32 bytes of UTF-8 (docs/PROTOCOL.md §1).
     public static let maximumServerNameBytes = 32
 
     public static let usage = """

@@ -1,4 +1,4 @@
-/// Where frames go, from `--display` (PROTOCOL.md §6).
+/// Where frames go, from `--display` (docs/PROTOCOL.md §6).
 public enum DisplaySpec: Equatable, CustomStringConvertible {
     /// DRM/KMS card.
     case drm(device: String)

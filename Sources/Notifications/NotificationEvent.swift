@@ -17,7 +17,7 @@ public enum NotificationEventAction: Hashable, CustomStringConvertible {
     }
 }
 
-/// The data of one `notification` event (PROTOCOL §6): action, uid, app,
+/// The data of one `notification` event (docs/PROTOCOL.md §6): action, uid, app,
 /// category, kind, title, message. Title and message are nil when not
 /// fetched, and always nil for a dropped notification.
 public struct NotificationEvent: Equatable {

@@ -1,7 +1,7 @@
 import ANCS
 
 /// Which notifications are navigation, which are music, the rest being
-/// dropped. A plain value: the config layer fills it (PROTOCOL §4 defaults).
+/// dropped. A plain value: the config layer fills it (docs/PROTOCOL.md §4 defaults).
 public struct NotificationFilter: Equatable {
     public static let defaultNavigationApps = ["com.google.Maps", "com.apple.Maps", "com.waze.iphone"]
     public static let defaultNavigationCategories: [CategoryID] = [.location]

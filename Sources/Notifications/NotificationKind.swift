@@ -1,4 +1,4 @@
-/// What the head unit makes of a notification (PROTOCOL §4).
+/// What the head unit makes of a notification (docs/PROTOCOL.md §4).
 public enum NotificationKind: CaseIterable, Hashable, CustomStringConvertible {
     /// A turn instruction from a navigation app: shown large.
     case navigation

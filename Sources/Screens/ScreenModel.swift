@@ -24,7 +24,7 @@ public enum ThemeMode: Equatable {
     case night
 }
 
-/// ANCS CategoryID values (PROTOCOL.md §2), for the dropped-notification counters.
+/// ANCS CategoryID values (docs/PROTOCOL.md §2), for the dropped-notification counters.
 public enum NotificationCategory: Int, CaseIterable {
     case other = 0, incomingCall, missedCall, voicemail, social, schedule, email, news,
          healthAndFitness, businessAndFinance, location, entertainment
@@ -91,7 +91,7 @@ public struct ScreenModel: Equatable {
         self.actions = actions
     }
 
-    /// The actions PROTOCOL.md §1 offers in each state.
+    /// The actions docs/PROTOCOL.md §1 offers in each state.
     public static func defaultActions(for state: PairingState) -> [ScreenAction] {
         switch state {
         case .discover: return [.discover]

@@ -1,4 +1,4 @@
-"""AMS Media Source: the iPhone's side of Apple's Media Service (PROTOCOL.md §3),
+"""AMS Media Source: the iPhone's side of Apple's Media Service (docs/PROTOCOL.md §3),
 serving the simulated player of media_player.py.
 
 - Remote Command: a write of one RemoteCommandID acts on the player; the list of

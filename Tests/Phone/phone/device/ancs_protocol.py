@@ -1,4 +1,4 @@
-"""ANCS on the wire (PROTOCOL.md §2, Apple's ANCS specification): identifiers,
+"""ANCS on the wire (docs/PROTOCOL.md §2, Apple's ANCS specification): identifiers,
 the Control Point command decoder, the Notification Source and Data Source
 encoders, and a notification as the phone holds it. No GATT here."""
 

@@ -1,5 +1,5 @@
 """ANCS Notification Provider: the iPhone's side of Apple's Notification Center
-Service (PROTOCOL.md §2), driven by tests and demos.
+Service (docs/PROTOCOL.md §2), driven by tests and demos.
 
 - The phone holds notifications (posted, modified and removed through the API).
   Each has a stable `id` for the API; the client sees a NotificationUID.

@@ -1,5 +1,5 @@
 """Apple Notification Center Service and Apple Media Service: the GATT shape and the
-security of the real ones (PROTOCOL.md §2, §3), and the link between them and the
+security of the real ones (docs/PROTOCOL.md §2, §3), and the link between them and the
 phone's GATT server.
 
 Bumble's `profiles.ancs` / `profiles.ams` servers are placeholders with properties

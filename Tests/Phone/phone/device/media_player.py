@@ -1,4 +1,4 @@
-"""The phone's now-playing state as AMS exposes it (PROTOCOL.md §3, Apple's AMS
+"""The phone's now-playing state as AMS exposes it (docs/PROTOCOL.md §3, Apple's AMS
 specification): identifiers, value formats, and a simulated player that reacts to
 remote commands. No GATT here (ams_source.py serves it).
 

@@ -1,4 +1,4 @@
-"""The phone app's NavigationNotifier pairing service (PROTOCOL.md §1)."""
+"""The phone app's NavigationNotifier pairing service (docs/PROTOCOL.md §1)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ UNPAIRED = 'UNPAIRED'
 MAX_NAME_BYTES = 32
 
 ATT_INVALID_ATTRIBUTE_VALUE_LENGTH = 0x0D
-# Application errors: 0x80 is fixed by PROTOCOL.md; 0x81 is this simulator's answer
+# Application errors: 0x80 is fixed by docs/PROTOCOL.md §1; 0x81 is this simulator's answer
 # to a name that is not UTF-8 (the protocol is silent about it).
 ATT_PAIRED_WITH_ANOTHER_CLIENT = 0x80
 ATT_NAME_NOT_UTF8 = 0x81

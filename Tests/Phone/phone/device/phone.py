@@ -5,7 +5,7 @@ advertises like an iOS app in the foreground (connectable undirected legacy
 advertising from a resolvable private address, the service UUID in the advertising
 data, the name in the scan response), keeps advertising while connected as iOS does,
 asks for a larger ATT MTU after connecting, and serves the NavigationNotifier
-service with the phone rules of PROTOCOL.md §1.
+service with the phone rules of docs/PROTOCOL.md §1.
 """
 
 from __future__ import annotations

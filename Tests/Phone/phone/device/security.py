@@ -2,7 +2,7 @@
 
 - IO capability Keyboard+Display, Secure Connections, MITM and bonding requested;
   the phone distributes its IRK and public identity address and takes the head
-  unit's (PROTOCOL.md §1 rule 8: after bonding the IRK is the identity).
+  unit's (docs/PROTOCOL.md §1 rule 8: after bonding the IRK is the identity).
 - Passkey entry where the head unit displays and the user types on the phone:
   the test types the digits with `type_passkey`. Nothing typed within the SMP
   timeout (30 s) fails the pairing with Passkey Entry Failed.
