@@ -2,7 +2,10 @@
 writes them with the machine and the date to BENCHMARKS.md.
 
     scripts/bench            # full: release builds, 1,000 notifications, 60 s idle -> BENCHMARKS.md
-    scripts/bench --short    # CI: debug builds, 100 notifications, 10 s idle -> out/bench/BENCHMARKS.md
+    scripts/bench --short    # CI: the same release builds, 100 notifications, 10 s idle -> out/bench/BENCHMARKS.md
+
+Only release builds are measured, in both forms: a debug build's figures
+say nothing about the firmware and would only mislead.
 
 Figures, not tests: a missed target is reported, the command still succeeds.
 It fails only when a measurement could not be made (a consumer that did not
@@ -50,12 +53,12 @@ def machine():
 
 
 # ------------------------------------------------------------------ builds
-def build(products, release):
+def build(products):
     for product in products:
-        command = ["swift", "build", "--product", product] + (["-c", "release"] if release else [])
+        command = ["swift", "build", "--product", product, "-c", "release"]
         say(" ".join(command))
         subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    return os.path.join(ROOT, ".build", "release" if release else "debug")
+    return os.path.join(ROOT, ".build", "release")
 
 
 def callgrind(command, toggle=None):
@@ -244,9 +247,9 @@ def markdown(r, short):
     m = r["machine"]
     lines = ["# Benchmarks", "",
              "Figures, not tests: `scripts/bench` measures and writes this file"
-             + (" (this is a short run: debug builds, fewer notifications; not comparable)." if short else "."),
+             + (" (this is a short run: fewer notifications and a shorter idle window)." if short else "."),
              "", f"- Date: {m['date']}", f"- CPU: {m['cpu']}, {m['cores']} cores", f"- Kernel: {m['kernel']}",
-             f"- Swift: {m['swift']}", f"- Build: {'debug' if short else 'release'} (host)", "",
+             f"- Swift: {m['swift']}", "- Build: release (host)", "",
              "| figure | value | target | | source |", "| --- | --- | --- | --- | --- |"]
     for figure, value, target, verdict, source in rows(r, short):
         lines.append(f"| {figure} | {value} | {target} | {verdict} | {source} |")
@@ -358,7 +361,7 @@ OPTIMIZATIONS = [
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--short", action="store_true", help="CI: debug builds, small counts, written to out/bench/")
+    parser.add_argument("--short", action="store_true", help="CI: small counts, written to out/bench/ (release builds as always)")
     parser.add_argument("--output", help="where to write the report (default BENCHMARKS.md, short: out/bench/)")
     parser.add_argument("--notifications", type=int, help="side-by-side burst (default 1000, short 100)")
     parser.add_argument("--idle-seconds", type=float, help="idle window (default 60, short 10)")
@@ -386,7 +389,7 @@ def main():
     started = time.monotonic()
 
     r = {"machine": machine()}
-    bin_dir = build(["headunit", "pipeline-bench", "render-bench"], release=not short)
+    bin_dir = build(["headunit", "pipeline-bench", "render-bench"])
     say("pipeline")
     r["pipeline"] = pipeline(bin_dir, short)
     say("render")
