@@ -23,7 +23,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -51,9 +51,12 @@ let package = Package(
         // The configuration file (sans-I/O): parsed into the layers' settings.
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
                                          "Platform", "Input"]),
-        // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
+        // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
+        .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS",
+                                               "Notifications", "Screens", "Console"]),
+        // The program: the core's I/O shell (loop, transport, files, display, console, input).
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -82,7 +85,9 @@ let package = Package(
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore", "HCI"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
+        .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
+                                                         "AMS", "Notifications", "Screens", "Console", "CCrypto"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
