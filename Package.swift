@@ -74,12 +74,19 @@ let package = Package(
         .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "ANCS", "Notifications"],
                           path: "Benchmarks/PipelineBench"),
 
+        // What the tests and the pipeline benchmark run against, in one place
+        // (not part of the firmware): a scripted controller, the phone's GATT
+        // side and the core wired to both in virtual time; the phone's SMP.
+        .target(name: "ScriptedPeers", dependencies: ["BluetoothCore", "HCI", "ATT", "GATT", "ANCS", "Pairing", "Console", "HeadUnitCore"],
+                path: "Tests/Support/ScriptedPeers"),
+        .target(name: "ScriptedPairing", dependencies: ["BluetoothCore", "SMP"], path: "Tests/Support/ScriptedPairing"),
+
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "ScriptedPeers"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
@@ -87,7 +94,7 @@ let package = Package(
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "CCrypto"]),
+                                                         "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
