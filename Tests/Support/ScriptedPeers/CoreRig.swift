@@ -4,6 +4,28 @@ import HeadUnitCore
 import Console
 import Pairing
 
+/// One input given to the core, with its time.
+public enum CoreInput {
+    case start(Instant)
+    case bytes([UInt8], Instant)
+    case timeout(Instant)
+
+    public var now: Instant {
+        switch self {
+        case .start(let now), .bytes(_, let now), .timeout(let now): return now
+        }
+    }
+
+    /// Gives the input to `core`.
+    public func apply(to core: HeadUnitCore) {
+        switch self {
+        case .start(let now): core.start(now: now)
+        case let .bytes(bytes, now): core.receive(bytes, now: now)
+        case .timeout(let now): core.handleTimeout(now: now)
+        }
+    }
+}
+
 /// The head-unit core against a scripted controller and phone, in virtual
 /// time: every packet the core transmits is answered (the controller's
 /// replies, the phone's ATT answers, its SMP through `smp`), every answer
@@ -39,6 +61,12 @@ public final class CoreRig {
     /// Told of each passkey the head unit shows (the user types it on the phone).
     public var onPasskey: (String) -> Void = { _ in }
 
+    /// Sees every input the core is given, in order (the pipeline benchmark
+    /// records them to replay them into a fresh core).
+    public var onInput: (CoreInput) -> Void = { _ in }
+    /// Packets the core transmitted.
+    public private(set) var transmitted = 0
+
     public private(set) var events: [CoreEvent] = []
     public private(set) var writes: [StateWrite] = []
     public private(set) var consoleLines: [String] = []
@@ -68,6 +96,7 @@ public final class CoreRig {
     /// Opens the transport: the controller comes up, the pairing routine
     /// starts, and 200 ms pass (the phone's advertising is heard).
     public func start() {
+        onInput(.start(now))
         core.start(now: now)
         settle()
         advance(milliseconds: 200)
@@ -78,9 +107,12 @@ public final class CoreRig {
         for _ in 0..<100_000 {
             collectOutputs()
             if let packet = core.pollTransmit(now: now) {
+                transmitted += 1
                 answer(packet)
             } else if !inbox.isEmpty {
-                core.receive(inbox.removeFirst(), now: now)
+                let bytes = inbox.removeFirst()
+                onInput(.bytes(bytes, now))
+                core.receive(bytes, now: now)
             } else {
                 break
             }
@@ -99,7 +131,10 @@ public final class CoreRig {
                 advertisingAt = nil
                 if phoneAdvertises && !isLinkUp { inbox.append(advertisement()) }
             }
-            if let due = core.nextDeadline, due <= now { core.handleTimeout(now: now) }
+            if let due = core.nextDeadline, due <= now {
+                onInput(.timeout(now))
+                core.handleTimeout(now: now)
+            }
             settle()
         }
         now = end

@@ -51,6 +51,8 @@ public final class ScriptedPhone {
     public var ancsErrorBeforeBonding: UInt8?
     public private(set) var handles = Handles()
     public private(set) var mtu = 23
+    /// The largest ATT_MTU the phone offers in the exchange.
+    public var maximumMTU = 517
     public private(set) var bonded = false
     public private(set) var controlPointWrites: [[UInt8]] = []
     public private(set) var requests: [UInt8] = []
@@ -105,8 +107,8 @@ public final class ScriptedPhone {
         switch opcode {
         case 0x02:  // Exchange MTU Request
             let clientMTU = pdu.count >= 3 ? Int(pdu[1]) | Int(pdu[2]) << 8 : 23
-            mtu = max(23, min(clientMTU, 517))
-            return [[0x03] + le16(517)]
+            mtu = max(23, min(clientMTU, maximumMTU))
+            return [[0x03] + le16(UInt16(maximumMTU))]
         case 0x1E:  // Handle Value Confirmation
             return []
         case 0x12 where pdu.count >= 3:  // Write Request
@@ -185,9 +187,9 @@ public final class ScriptedPhone {
     }
 
     /// Posts (or changes) a notification and tells the head unit.
-    public func post(_ uid: UInt32, _ n: Notification, event: EventID = .added) -> [UInt8]? {
+    public func post(_ uid: UInt32, _ n: Notification, event: EventID = .added, flags: EventFlags = []) -> [UInt8]? {
         notifications[uid] = n
-        return notificationSource(event, uid: uid, category: n.category)
+        return notificationSource(event, uid: uid, category: n.category, flags: flags)
     }
 
     public func remove(_ uid: UInt32) -> [UInt8]? {
