@@ -9,6 +9,16 @@ import Testing
 /// Every deadline of the core runs on the time it is given: nothing here
 /// sleeps, and each case passes minutes of virtual time in microseconds.
 @Suite struct TimerTests {
+    /// `opcode` goes out once `milliseconds` have passed since the timer
+    /// started (during `start`, which takes 200 ms), and not 300 ms before.
+    func expectSent(_ opcode: HCIOpcode, after milliseconds: Int64, by rig: CoreRig,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
+        rig.advance(milliseconds: milliseconds - 300)
+        #expect(!rig.commands.contains(opcode), sourceLocation: sourceLocation)
+        rig.advance(milliseconds: 600)
+        #expect(rig.commands.contains(opcode), sourceLocation: sourceLocation)
+    }
+
     /// SMP: a phone that stops answering in the middle of pairing; after
     /// 30 s the procedure has timed out and the link is dropped.
     @Test func aSilentPhoneDuringPairingTimesOutAfter30Seconds() throws {
@@ -16,9 +26,7 @@ import Testing
         rig.smp = silentAfterPublicKey(smp)
         rig.start()
         #expect(rig.core.passkeyShown != nil)
-        rig.advance(milliseconds: 29_000)
-        #expect(!rig.commands.contains(.disconnect))
-        rig.advance(milliseconds: 1_100)
+        expectSent(.disconnect, after: 30_000, by: rig)
         #expect(rig.errors.contains { $0.hasPrefix("pairing:") })
         #expect(rig.commands.contains(.disconnect))
         #expect(rig.core.passkeyShown == nil)
@@ -33,10 +41,7 @@ import Testing
         rig.phoneAnswersATT = false
         rig.start()
         #expect(rig.core.links.count == 1)
-        rig.advance(milliseconds: 29_000)
-        #expect(!rig.commands.contains(.disconnect))
-        rig.advance(milliseconds: 1_100)
-        #expect(rig.commands.contains(.disconnect))
+        expectSent(.disconnect, after: 30_000, by: rig)
         #expect(rig.core.links.isEmpty)
     }
 
@@ -48,9 +53,7 @@ import Testing
         rig.acceptsConnections = false
         rig.start()
         #expect(rig.commands.contains(.leCreateConnection))
-        #expect(!rig.commands.contains(.leCreateConnectionCancel))
-        rig.advance(milliseconds: 5_100)
-        #expect(rig.commands.contains(.leCreateConnectionCancel))
+        expectSent(.leCreateConnectionCancel, after: 5_000, by: rig)
         #expect(rig.core.links.isEmpty)
     }
 
