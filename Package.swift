@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS",
                                                "Notifications", "Screens", "Console"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "Notifications",
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).

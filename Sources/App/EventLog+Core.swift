@@ -1,6 +1,9 @@
+import AMS
+import ANCS
 import BluetoothCore
 import HeadUnitCore
 import Notifications
+import SMP
 
 /// The core's events as event-log lines (the README's event table).
 extension EventLog {

@@ -1,5 +1,7 @@
 import BluetoothCore
+import Config
 import Console
+import HeadUnitCore
 import Platform
 
 /// What the diagnostics shell's commands do: the program's own I/O here,

@@ -1,5 +1,8 @@
 import BluetoothCore
+import Config
+import Display
 import Graphics
+import HeadUnitCore
 import Input
 import Platform
 

@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import HeadUnitCore
 import Platform
 
 /// What the driver sees: the core's screen model drawn, and redrawn when

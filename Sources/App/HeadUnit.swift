@@ -1,5 +1,6 @@
 import BluetoothCore
 import Config
+import Console
 import Display
 import Graphics
 import HCI

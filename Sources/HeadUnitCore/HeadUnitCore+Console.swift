@@ -2,6 +2,10 @@ import AMS
 import ANCS
 import BluetoothCore
 import Console
+import HCI
+import Notifications
+import Pairing
+import SMP
 import Screens
 
 /// What the diagnostics shell's commands and the on-screen actions do to

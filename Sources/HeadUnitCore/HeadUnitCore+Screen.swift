@@ -1,6 +1,8 @@
 import AMS
+import ANCS
 import BluetoothCore
 import Notifications
+import Pairing
 import Screens
 
 /// What the driver sees: the screen model composed from the pairing state,

@@ -1,5 +1,6 @@
 import BluetoothCore
 import HCI
+import L2CAP
 import SMP
 
 /// Pairing and encryption on each accepted link: the security manager's
