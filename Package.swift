@@ -23,7 +23,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -51,9 +51,12 @@ let package = Package(
         // The configuration file (sans-I/O): parsed into the layers' settings.
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
                                          "Platform", "Input"]),
-        // The program.
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
+        // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
+        .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS",
+                                               "Notifications", "Screens", "Console"]),
+        // The program: the core's I/O shell (loop, transport, files, display, console, input).
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -67,22 +70,31 @@ let package = Package(
         // Rendering benchmark (not part of the firmware).
         .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
                           path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
-        // Receive-path benchmark: H4 bytes in to the notification model (not part of the firmware).
-        .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "ANCS", "Notifications"],
+        // Receive-path benchmark: H4 bytes into the head-unit core, to the notification model (not part of the firmware).
+        .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HeadUnitCore", "SMP", "ScriptedPeers"],
                           path: "Benchmarks/PipelineBench"),
 
+        // What the tests and the pipeline benchmark run against, in one place
+        // (not part of the firmware): a scripted controller, the phone's GATT
+        // side and the core wired to both in virtual time; the phone's SMP.
+        .target(name: "ScriptedPeers", dependencies: ["BluetoothCore", "HCI", "ATT", "GATT", "ANCS", "Pairing", "Console", "HeadUnitCore"],
+                path: "Tests/Support/ScriptedPeers"),
+        .target(name: "ScriptedPairing", dependencies: ["BluetoothCore", "SMP"], path: "Tests/Support/ScriptedPairing"),
+
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "ScriptedPeers"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
-        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
+        .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
-        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
-        .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore", "HCI"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
+        .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
+                                                         "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),

@@ -256,9 +256,10 @@ def markdown(r, short):
     s = r["side_by_side"]
     lines += ["", "## How each figure is made", ""]
     lines += [
-        "- **Pipeline** (`Benchmarks/PipelineBench`): the receive path in one process — HCI host (H4 parsing, ACL "
-        "reassembly, flow control), L2CAP, GATT bearer, ANCS client, notification model — wired as the App wires "
-        "them, fed pre-recorded H4 bytes: per notification a Notification Source Added, the AppIdentifier answer, "
+        "- **Pipeline** (`Benchmarks/PipelineBench`): the receive path in one process — the head-unit core "
+        "(`HeadUnitCore`: HCI host with H4 parsing, ACL reassembly and flow control, L2CAP, the link's GATT bearer, "
+        "ANCS client, notification model, with the pairing routine and security manager it carries), the same "
+        "code the firmware runs, fed pre-recorded H4 bytes: per notification a Notification Source Added, the AppIdentifier answer, "
         "the Title/Subtitle/Message/Date answer on the Data Source (ATT_MTU 247, 27-byte ACL packets, "
         f"{r['pipeline']['h4_bytes_in_per_notification']} bytes in 12 H4 packets) and the previous notification's "
         "Removed. Instructions: callgrind inside the replay only, the difference of two runs "

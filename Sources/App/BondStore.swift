@@ -31,6 +31,13 @@ struct BondStore {
         return out
     }
 
+    /// Every readable bond, by SERVER NAME: what the core starts with.
+    func byServer() -> [String: BondRecord] {
+        var out: [String: BondRecord] = [:]
+        for (server, bond) in all() { out[server] = bond }
+        return out
+    }
+
     func bond(for server: String) -> BondRecord? {
         all().first { $0.server == server }?.bond
     }

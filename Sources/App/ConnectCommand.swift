@@ -1,5 +1,6 @@
 import BluetoothCore
 import HCI
+import HeadUnitCore
 import Platform
 
 /// `headunit connect`: a link check. Scans for the first NavigationNotifier

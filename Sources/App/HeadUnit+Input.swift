@@ -1,9 +1,10 @@
-import AMS
 import BluetoothCore
+import Config
+import Display
 import Graphics
+import HeadUnitCore
 import Input
 import Platform
-import Screens
 
 /// Touch and keys: taps on the on-screen actions, media keys to the phone's
 /// player, the confirm key for Numeric Comparison.
@@ -23,20 +24,16 @@ extension HeadUnit {
         case .tap(let point):
             guard let target = screen.action(at: Point(x: point.x, y: point.y)) else { return }
             Log.info("input", "touch: \(target)")
-            switch target {
-            case .discover, .connect: pairing.discover(now: now)
-            case .disconnect: pairing.userDisconnect(now: now)
-            case .unpair: pairing.userUnpair(now: now)
-            }
+            core.perform(target, now: now)
         case .media(let command):
-            if !services.values.contains(where: { $0.ams.send(command, now: now) }) {
+            if !core.media(command, now: now) {
                 Log.info("input", "\(command): no player on the phone takes it now")
             }
         case .confirm:
-            confirmComparison(now: now)
+            core.confirmComparison(now: now)
         case .key:
             break
         }
-        pump()
+        carryOut()
     }
 }

@@ -1,5 +1,6 @@
 import BluetoothCore
 import HCI
+import HeadUnitCore
 import Platform
 
 /// `headunit scan`: brings the controller up, scans actively for a while and

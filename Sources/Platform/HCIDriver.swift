@@ -14,6 +14,10 @@ public final class HCIDriver {
     public var onEvent: ((HostEvent) -> Void)?
     /// Called with true when the transport opened and false when it closed.
     public var onTransportChange: ((Bool) -> Void)?
+    /// Bytes read from the transport, with the time they were read; nil
+    /// gives them straight to `host`. A program whose core owns the host
+    /// takes them here, so everything they cause runs at the core's time.
+    public var onReceive: (([UInt8], Instant) -> Void)?
 
     private let loop: EventLoop
     private var transport: HCITransport?
@@ -147,7 +151,7 @@ public final class HCIDriver {
                         transportFailed("end of stream")
                         return
                     }
-                    host.receive(bytes, now: Clock.now())
+                    if let onReceive { onReceive(bytes, Clock.now()) } else { host.receive(bytes, now: Clock.now()) }
                     // A stream (TCP, UART) that gave less than asked for is
                     // drained: poll(2) reports it again when more arrives,
                     // so the read that would only say EAGAIN is saved.

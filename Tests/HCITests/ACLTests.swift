@@ -1,6 +1,7 @@
 import BluetoothCore
 import Testing
 @testable import HCI
+import ScriptedPeers
 
 @Suite struct ACLTests {
     let peer = BluetoothAddress("C4:11:22:33:44:55", kind: .random)!

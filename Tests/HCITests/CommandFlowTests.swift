@@ -1,6 +1,7 @@
 import BluetoothCore
 import Testing
 @testable import HCI
+import ScriptedPeers
 
 @Suite struct CommandFlowTests {
     /// A host brought up by a healthy scripted controller.

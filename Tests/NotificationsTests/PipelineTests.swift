@@ -1,133 +1,70 @@
 import ANCS
 import BluetoothCore
+import HeadUnitCore
+import Notifications
+import ScriptedPeers
+import SMP
 import Testing
-@testable import Notifications
 
-/// The ANCS client and the model wired the way the head unit wires them,
-/// fed the bytes a phone sends at MTU 23.
+/// The filter and the model inside the head unit's core, fed the bytes a
+/// phone sends at an ATT_MTU of 23: the same path as the firmware, from H4
+/// to the model's events.
 @Suite struct PipelineTests {
-    let handle = ConnectionHandle(0x40)
+    /// A core that knows the phone (remembered, bonded) and is showing its ANCS.
+    func connectedRig() -> CoreRig {
+        let bond = BondRecord(peerIdentityAddress: CoreRig.defaultPhoneAddress, peerIRK: nil,
+                              longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x42, count: 16))!,
+                              keySize: 16, authenticated: true, secureConnections: true, localIRK: nil)
+        let stored = StoredState(clientName: "HU-3F9A21", rememberedServer: "Anna-iPhone-7F3A", bonds: ["Anna-iPhone-7F3A": bond])
+        let phone = ScriptedPhone(pairedClientName: "HU-3F9A21", publishesANCSAfterBonding: false)
+        phone.maximumMTU = 23
+        let rig = CoreRig(stored: stored, phone: phone)
+        rig.start()
+        return rig
+    }
 
-    /// The owner's side: answers GATT actions, passes events to the model.
-    final class Owner {
-        let model = NotificationModel()
-        let client: ANCSClient
-        var now = Instant(milliseconds: 5_000)
-        var writes: [[UInt8]] = []
-        var modelEvents: [NotificationEvent] = []
+    func modelEvents(_ rig: CoreRig) -> [NotificationEvent] {
+        rig.events.compactMap { if case .notification(let n) = $0 { return n } else { return nil } }
+    }
 
-        init(handle: ConnectionHandle) {
-            let model = self.model
-            client = ANCSClient(connection: handle, wantsText: { model.wantsText($0) })
-        }
-
-        func run() {
-            while let action = client.pollAction() {
-                switch action {
-                case .discover: client.discoveryCompleted(.found(Set(ANCSCharacteristic.allCases)), now: now)
-                case .subscribe(_, let c): client.subscribeCompleted(c, .done, now: now)
-                case .unsubscribe(_, let c): client.unsubscribeCompleted(c, .done, now: now)
-                case .writeControlPoint(_, let bytes) where Array(bytes.prefix(5)) == [0, 0xFF, 0xFF, 0xFF, 0xFF]:
-                    // The liveness probe: a phone answers 0xA2 (no such notification).
-                    client.controlPointWriteCompleted(.attError(0xA2), now: now)
-                case .writeControlPoint(_, let bytes):
-                    writes.append(bytes)
-                    client.controlPointWriteCompleted(.done, now: now)
-                case .event(let event):
-                    model.handle(event)
-                    client.setNotificationsExpected(model.expectsUpdates, now: now)
-                }
-            }
-            while let e = model.pollEvent() { modelEvents.append(e) }
-        }
-
-        func source(_ event: EventID, _ category: CategoryID, uid: UInt32, flags: EventFlags = []) {
-            client.notificationSourceReceived(NotificationSourceEvent(eventID: event, flags: flags, category: category,
-                                                                      categoryCount: 1, uid: NotificationUID(uid)).bytes, now: now)
-            run()
-        }
-
-        /// Answers the last Control Point write, in 20-byte notifications.
-        func answer(_ values: [UInt8: String]) {
-            guard let last = writes.last, let command = Self.command(last) else { return }
-            let response = DataSourceResponse(attributes: Self.ids(last).compactMap { id in
-                values[id].map { DataSourceResponse.Attribute(id: id, value: Array($0.utf8)) }
-            })
-            let bytes = response.encoded(answering: command)
-            var index = 0
-            while index < bytes.count {
-                client.dataSourceReceived(Array(bytes[index..<min(bytes.count, index + 20)]), now: now)
-                index += 20
-            }
-            run()
-        }
-
-        /// Reads back what a write asked for (the phone's view of it).
-        static func command(_ bytes: [UInt8]) -> ControlPointCommand? {
-            guard bytes.count >= 5 else { return nil }
-            switch bytes[0] {
-            case 0:
-                let uid = UInt32(bytes[1]) | UInt32(bytes[2]) << 8 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 24
-                return .getNotificationAttributes(NotificationUID(uid), [])
-            case 1:
-                let app = bytes[1...].prefix { $0 != 0 }
-                return .getAppAttributes(AppIdentifier(String(decoding: app, as: UTF8.self)), [])
-            default:
-                return nil
-            }
-        }
-
-        static func ids(_ bytes: [UInt8]) -> [UInt8] {
-            if bytes[0] == 1 { return [bytes.last ?? 0] }
-            var ids: [UInt8] = []
-            var i = 5
-            while i < bytes.count {
-                ids.append(bytes[i])
-                i += (1...3).contains(bytes[i]) ? 3 : 1
-            }
-            return ids
-        }
-
-        func asked(about uid: UInt32) -> [[UInt8]] {
-            writes.filter { $0[0] == 0 && Array($0[1...4]) == [UInt8(uid & 0xFF), UInt8(uid >> 8 & 0xFF), UInt8(uid >> 16 & 0xFF), UInt8(uid >> 24)] }
-        }
+    /// The Control Point writes that named `uid`.
+    func asked(_ rig: CoreRig, about uid: UInt32) -> [[UInt8]] {
+        let le: [UInt8] = [UInt8(uid & 0xFF), UInt8(uid >> 8 & 0xFF), UInt8(uid >> 16 & 0xFF), UInt8(uid >> 24)]
+        return rig.phone.controlPointWrites.filter { $0.count >= 5 && $0[0] == 0 && Array($0[1...4]) == le }
     }
 
     @Test func mapsInstructionAppearsUpdatesDisappearsAndAChatIsDropped() {
-        let o = Owner(handle: handle)
-        o.client.start(now: o.now)
-        o.run()
-        #expect(o.client.isSessionActive)
+        let rig = connectedRig()
+        #expect(rig.phone.mtu == 23)
+        #expect(rig.phone.isSubscribed(rig.phone.handles.notificationSource))
 
         // PreExisting: a chat message and the current turn instruction.
-        o.source(.added, .social, uid: 1, flags: [.preExisting])
-        o.source(.added, .location, uid: 2, flags: [.preExisting])
-        o.answer([0: "com.apple.MobileSMS"]) // identify 1: dropped
-        o.answer([0: "com.google.Maps"])     // identify 2: wanted
-        o.answer([0: "Google Maps"])         // its display name
-        o.answer([1: "500 m", 2: "", 3: "Turn right onto Bahnhofstrasse", 5: "20240611T081530"])
-        #expect(o.model.navigation?.title == "500 m")
-        #expect(o.model.navigation?.message == "Turn right onto Bahnhofstrasse")
-        #expect(o.client.notificationsExpected)
+        rig.phoneSends(rig.phone.post(1, .init(app: "com.apple.MobileSMS", title: "Anna", message: "Running late", category: .social),
+                                      flags: [.preExisting]))
+        rig.phoneSends(rig.phone.post(2, .init(app: "com.google.Maps", title: "500 m", message: "Turn right onto Bahnhofstrasse"),
+                                      flags: [.preExisting]))
+        let core = rig.core
+        #expect(core.notifications.navigation?.title == "500 m")
+        #expect(core.notifications.navigation?.message == "Turn right onto Bahnhofstrasse")
 
         // Maps updates the distance.
-        o.source(.modified, .location, uid: 2)
-        o.answer([1: "100 m", 2: "", 3: "Turn right onto Bahnhofstrasse", 5: "20240611T081610"])
-        #expect(o.model.navigation?.title == "100 m")
+        rig.phoneSends(rig.phone.post(2, .init(app: "com.google.Maps", title: "100 m", message: "Turn right onto Bahnhofstrasse"),
+                                      event: .modified))
+        #expect(core.notifications.navigation?.title == "100 m")
 
         // The turn is done.
-        o.source(.removed, .location, uid: 2)
-        #expect(o.model.navigation == nil)
-        #expect(!o.client.notificationsExpected)
+        rig.phoneSends(rig.phone.remove(2))
+        #expect(core.notifications.navigation == nil)
 
-        #expect(o.modelEvents.map { "\($0.action) \($0.uid) \($0.kind)" } == [
+        let events = modelEvents(rig)
+        #expect(events.map { "\($0.action) \($0.uid) \($0.kind)" } == [
             "dropped 1 other", "shown 2 navigation", "updated 2 navigation", "removed 2 navigation",
         ])
-        #expect(o.modelEvents[0].title == nil && o.modelEvents[0].message == nil)
-        #expect(o.modelEvents[1].appName == "Google Maps")
+        #expect(events[0].title == nil && events[0].message == nil)
+        #expect(events[1].appName == "Google Maps")
         // The phone was never asked for the chat's text: one write named UID 1,
         // and it asked for the AppIdentifier alone.
-        #expect(o.asked(about: 1) == [[0, 1, 0, 0, 0, 0]])
-        #expect(o.model.droppedCounts == [.social: 1])
+        #expect(asked(rig, about: 1) == [[0, 1, 0, 0, 0, 0]])
+        #expect(core.notifications.droppedCounts == [.social: 1])
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import BluetoothCore
 @testable import SMP
+@testable import ScriptedPairing
 
 let headUnitAddress = BluetoothAddress("00:1B:DC:01:02:03", kind: .public)!
 let phoneRPA = BluetoothAddress("4A:11:22:33:44:55", kind: .random)!

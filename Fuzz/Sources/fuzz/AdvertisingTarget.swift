@@ -1,6 +1,6 @@
 import BluetoothCore
 @testable import HCI
-@testable import App
+@testable import HeadUnitCore
 
 /// Advertising data and scan responses as any advertiser nearby may send
 /// them, parsed on their own, carried in legacy and extended Advertising

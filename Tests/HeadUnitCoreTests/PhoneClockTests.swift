@@ -1,6 +1,6 @@
 import BluetoothCore
 import Testing
-@testable import App
+@testable import HeadUnitCore
 
 @Suite struct PhoneClockTests {
     // 2026-11-22 08:15:30, Sunday, no fractions, no adjustment.

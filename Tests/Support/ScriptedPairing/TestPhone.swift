@@ -3,7 +3,8 @@ import BluetoothCore
 
 /// A small SMP responder standing in for the phone, built on the same
 /// toolbox so the central can be run through complete pairings. It follows
-/// Vol 3 Part H as a peripheral would and can be told to misbehave.
+/// Vol 3 Part H as a peripheral would and can be told to misbehave. Shared
+/// by the SMP tests and the core tests.
 final class TestPhone {
     var ioCapability: IOCapability = .keyboardDisplay
     var authReq = AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true)
@@ -16,9 +17,9 @@ final class TestPhone {
     var typedPasskey: Passkey? = nil
     /// The value shown in numeric comparison (filled in by the phone).
     var numericValue: UInt32? = nil
-    var irk = IdentityResolvingKey(bytes: spec("0102030405060708090a0b0c0d0e0f10"))!
+    var irk = IdentityResolvingKey(bytes: bytesFromHex("0102030405060708090a0b0c0d0e0f10")!)!
     var identityAddress = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
-    var legacyLTK = LongTermKey(bytes: spec("aabbccddeeff00112233445566778899"))!
+    var legacyLTK = LongTermKey(bytes: bytesFromHex("aabbccddeeff00112233445566778899")!)!
     var legacyEDIV: UInt16 = 0x1234
     var legacyRand: UInt64 = 0x0102_0304_0506_0708
     var nonces: [[UInt8]] = []

@@ -8,7 +8,7 @@ import Screens
 /// The head unit's display: renders a `ScreenModel` whenever it differs from
 /// what is on the glass, presents only the damage, reports each frame in
 /// the event log, and reopens an output that failed or is not there yet.
-final class Screen {
+final class ScreenOutput {
     let device: DisplayDevice
     private let renderer: ScreenRenderer?
     private let loop: EventLoop

@@ -4,7 +4,7 @@ import Platform
 
 /// The diagnostics shell: a serial console (or stdin/stdout) read without
 /// blocking the event loop, cut into lines, parsed into commands.
-final class Console {
+final class ConsoleDevice {
     private let port: SerialConsole
     private var reader = ConsoleLineReader()
     var onCommand: ((ConsoleCommand) -> Void)?

@@ -3,7 +3,7 @@ import BluetoothCore
 /// The phone's local time, read from its Current Time Service after
 /// bonding: a Raspberry Pi has no battery clock, so the status bar shows the
 /// phone's time, carried forward on the monotonic clock between reads.
-struct PhoneClock {
+public struct PhoneClock {
     static let service = BluetoothUUID(0x1805)
     static let currentTime = BluetoothUUID(0x2A2B)
 
@@ -13,7 +13,7 @@ struct PhoneClock {
 
     /// Decodes Current Time (Exact Time 256 + Adjust Reason, 10 bytes);
     /// nil for anything that is not a plausible time of day.
-    init?(currentTime bytes: [UInt8], at now: Instant) {
+    public init?(currentTime bytes: [UInt8], at now: Instant) {
         var r = ByteReader(bytes)
         guard let year = r.u16(), let month = r.u8(), let day = r.u8(), let hours = r.u8(),
               let minutes = r.u8(), let seconds = r.u8(), r.skip(3),
@@ -24,7 +24,7 @@ struct PhoneClock {
     }
 
     /// "8:15" at `now`.
-    func text(at now: Instant) -> String {
+    public func text(at now: Instant) -> String {
         let elapsed = max(0, now.millisecondsSince(readAt)) / 1000
         let t = (secondsOfDay + elapsed) % 86_400
         let minutes = (t / 60) % 60
@@ -32,7 +32,7 @@ struct PhoneClock {
     }
 
     /// Milliseconds until the minute shown changes.
-    func millisecondsToNextMinute(at now: Instant) -> Int64 {
+    public func millisecondsToNextMinute(at now: Instant) -> Int64 {
         let elapsedMs = max(0, now.millisecondsSince(readAt))
         let ms = (secondsOfDay * 1000 + elapsedMs) % 60_000
         return 60_000 - ms

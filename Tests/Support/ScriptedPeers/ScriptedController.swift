@@ -1,29 +1,32 @@
 import BluetoothCore
-@testable import HCI
+import HCI
 
 /// Answers a host's bring-up commands the way a small LE controller does,
 /// so tests can get a Host to `.ready` and then script the interesting part.
-/// Only what the tests are not about is faked here.
-struct ScriptedController {
-    var aclLength: UInt16 = 27
-    var aclCount: UInt8 = 4
-    var commandCredits: UInt8 = 1
-    var sent: [HCIPacket] = []
+/// Only what the tests are not about is faked here. Shared by the HCI
+/// tests, the core tests and the pipeline benchmark.
+public struct ScriptedController {
+    public init() {}
 
-    static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
+    public var aclLength: UInt16 = 27
+    public var aclCount: UInt8 = 4
+    public var commandCredits: UInt8 = 1
+    public var sent: [HCIPacket] = []
+
+    public static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
         [HCIPacketType.event.rawValue, code, UInt8(params.count)] + params
     }
 
-    func commandComplete(_ opcode: HCIOpcode, _ params: [UInt8]) -> [UInt8] {
+    public func commandComplete(_ opcode: HCIOpcode, _ params: [UInt8]) -> [UInt8] {
         ScriptedController.event(0x0E, [commandCredits, UInt8(opcode.value & 0xFF), UInt8(opcode.value >> 8)] + params)
     }
 
-    func commandStatus(_ opcode: HCIOpcode, status: UInt8 = 0) -> [UInt8] {
+    public func commandStatus(_ opcode: HCIOpcode, status: UInt8 = 0) -> [UInt8] {
         ScriptedController.event(0x0F, [status, commandCredits, UInt8(opcode.value & 0xFF), UInt8(opcode.value >> 8)])
     }
 
     /// The reply a healthy controller gives to a bring-up command.
-    func reply(to command: HCICommand) -> [UInt8]? {
+    public func reply(to command: HCICommand) -> [UInt8]? {
         switch command.opcode {
         case .reset, .setEventMask, .leSetEventMask, .leSetScanParameters, .leSetScanEnable:
             return commandComplete(command.opcode, [0])
@@ -45,7 +48,7 @@ struct ScriptedController {
     }
 
     /// Runs bring-up to completion and returns the host's events.
-    mutating func bringUp(_ host: Host, now: Instant = .zero) -> [HostEvent] {
+    public mutating func bringUp(_ host: Host, now: Instant = .zero) -> [HostEvent] {
         host.start(now: now)
         var events: [HostEvent] = []
         var rounds = 0
@@ -63,7 +66,7 @@ struct ScriptedController {
     }
 
     /// LE Connection Complete (legacy) for a central link to `peer`.
-    static func connectionComplete(handle: UInt16, peer: BluetoothAddress, status: UInt8 = 0) -> [UInt8] {
+    public static func connectionComplete(handle: UInt16, peer: BluetoothAddress, status: UInt8 = 0) -> [UInt8] {
         var p: [UInt8] = [0x01, status, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, peer.kind.rawValue]
         p += peer.littleEndianBytes
         p += [24, 0, 0, 0, 0x90, 0x01, 0x00]
@@ -71,13 +74,13 @@ struct ScriptedController {
     }
 }
 
-func drain(_ host: Host, now: Instant = .zero) -> [HCIPacket] {
+public func drain(_ host: Host, now: Instant = .zero) -> [HCIPacket] {
     var out: [HCIPacket] = []
     while let p = host.pollTransmit(now: now) { out.append(p) }
     return out
 }
 
-func events(_ host: Host) -> [HostEvent] {
+public func events(_ host: Host) -> [HostEvent] {
     var out: [HostEvent] = []
     while let e = host.pollEvent() { out.append(e) }
     return out

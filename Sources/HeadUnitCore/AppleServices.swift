@@ -3,7 +3,6 @@ import ANCS
 import ATT
 import BluetoothCore
 import GATT
-import Platform
 
 /// Runs the ANCS and AMS clients of one encrypted link over its GATT
 /// bearer: each action they emit becomes a GATT procedure, and its outcome
@@ -14,14 +13,17 @@ final class AppleServices {
     let ancs: ANCSClient
     let ams: AMSClient
     private let bearer: GATTBearer
+    /// The core's time: GATT answers arrive inside its inputs, at their `now`.
+    private let clock: CoreClock
     private var ancsHandles: [BluetoothUUID: CharacteristicHandles] = [:]
     private var amsHandles: [BluetoothUUID: CharacteristicHandles] = [:]
     /// Called whenever a GATT answer arrived, so the owner pumps again.
     var onProgress: () -> Void = {}
 
-    init(handle: ConnectionHandle, bearer: GATTBearer, ancs: ANCSClient, ams: AMSClient) {
+    init(handle: ConnectionHandle, bearer: GATTBearer, ancs: ANCSClient, ams: AMSClient, clock: CoreClock) {
         self.handle = handle
         self.bearer = bearer
+        self.clock = clock
         self.ancs = ancs
         self.ams = ams
     }
@@ -58,7 +60,7 @@ final class AppleServices {
         switch action {
         case .discover:
             ServiceDiscovery.discover(ANCSUUIDs.service, on: bearer) { [unowned(unsafe) self] outcome in
-                let now = Clock.now()
+                let now = clock.now
                 switch outcome {
                 case .found(let found):
                     ancsHandles = found
@@ -72,11 +74,11 @@ final class AppleServices {
             }
         case let .subscribe(_, characteristic):
             guard let h = ancsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ancs.subscribeCompleted(characteristic, .failed, now: Clock.now())
+                ancs.subscribeCompleted(characteristic, .failed, now: clock.now)
                 return nil
             }
             bearer.subscribe(valueHandle: h.value, cccd: cccd, onValue: { [unowned(unsafe) self] value in
-                let now = Clock.now()
+                let now = clock.now
                 if characteristic == .notificationSource {
                     ancs.notificationSourceReceived(value, now: now)
                 } else {
@@ -84,25 +86,25 @@ final class AppleServices {
                 }
                 onProgress()
             }) { [unowned(unsafe) self] result in
-                ancs.subscribeCompleted(characteristic, remote(result), now: Clock.now())
+                ancs.subscribeCompleted(characteristic, remote(result), now: clock.now)
                 onProgress()
             }
         case let .unsubscribe(_, characteristic):
             guard let h = ancsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ancs.unsubscribeCompleted(characteristic, .failed, now: Clock.now())
+                ancs.unsubscribeCompleted(characteristic, .failed, now: clock.now)
                 return nil
             }
             bearer.unsubscribe(valueHandle: h.value, cccd: cccd) { [unowned(unsafe) self] result in
-                ancs.unsubscribeCompleted(characteristic, remote(result), now: Clock.now())
+                ancs.unsubscribeCompleted(characteristic, remote(result), now: clock.now)
                 onProgress()
             }
         case let .writeControlPoint(_, bytes):
             guard let h = ancsHandles[ANCSUUIDs.controlPoint] else {
-                ancs.controlPointWriteCompleted(.failed, now: Clock.now())
+                ancs.controlPointWriteCompleted(.failed, now: clock.now)
                 return nil
             }
             bearer.write(h.value, value: bytes) { [unowned(unsafe) self] result in
-                ancs.controlPointWriteCompleted(remote(result), now: Clock.now())
+                ancs.controlPointWriteCompleted(remote(result), now: clock.now)
                 onProgress()
             }
         case .event(let event):
@@ -117,7 +119,7 @@ final class AppleServices {
         switch action {
         case .discover:
             ServiceDiscovery.discover(AMSUUIDs.service, on: bearer) { [unowned(unsafe) self] outcome in
-                let now = Clock.now()
+                let now = clock.now
                 switch outcome {
                 case .found(let found):
                     amsHandles = found
@@ -131,11 +133,11 @@ final class AppleServices {
             }
         case let .subscribe(_, characteristic):
             guard let h = amsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ams.subscribeCompleted(characteristic, .failed, now: Clock.now())
+                ams.subscribeCompleted(characteristic, .failed, now: clock.now)
                 return nil
             }
             bearer.subscribe(valueHandle: h.value, cccd: cccd, onValue: { [unowned(unsafe) self] value in
-                let now = Clock.now()
+                let now = clock.now
                 if characteristic == .remoteCommand {
                     ams.remoteCommandReceived(value, now: now)
                 } else {
@@ -143,25 +145,25 @@ final class AppleServices {
                 }
                 onProgress()
             }) { [unowned(unsafe) self] result in
-                ams.subscribeCompleted(characteristic, remote(result), now: Clock.now())
+                ams.subscribeCompleted(characteristic, remote(result), now: clock.now)
                 onProgress()
             }
         case let .write(_, characteristic, bytes):
             guard let h = amsHandles[characteristic.uuid] else {
-                ams.writeCompleted(characteristic, .failed, now: Clock.now())
+                ams.writeCompleted(characteristic, .failed, now: clock.now)
                 return nil
             }
             bearer.write(h.value, value: bytes) { [unowned(unsafe) self] result in
-                ams.writeCompleted(characteristic, remote(result), now: Clock.now())
+                ams.writeCompleted(characteristic, remote(result), now: clock.now)
                 onProgress()
             }
         case let .read(_, characteristic):
             guard let h = amsHandles[characteristic.uuid] else {
-                ams.readCompleted(characteristic, .failed, now: Clock.now())
+                ams.readCompleted(characteristic, .failed, now: clock.now)
                 return nil
             }
             bearer.read(h.value) { [unowned(unsafe) self] result in
-                ams.readCompleted(characteristic, remote(result), now: Clock.now())
+                ams.readCompleted(characteristic, remote(result), now: clock.now)
                 onProgress()
             }
         case .event(let event):

@@ -1,7 +1,7 @@
 import BluetoothCore
 @testable import HCI
 import Testing
-@testable import App
+@testable import HeadUnitCore
 
 @Suite struct AdvertisersTests {
     func report(_ n: UInt64, data: [UInt8] = [2, 0x01, 0x06]) -> AdvertisingReport {

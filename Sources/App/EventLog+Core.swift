@@ -1,0 +1,58 @@
+import AMS
+import ANCS
+import BluetoothCore
+import HeadUnitCore
+import Notifications
+import SMP
+
+/// The core's events as event-log lines (the README's event table).
+extension EventLog {
+    func write(_ event: CoreEvent) {
+        switch event {
+        case .state(let s):
+            state(s)
+        case .passkey(let passkey):
+            emit("passkey") { $0.field("passkey", passkey) }
+        case .numericComparison(let value):
+            emit("numeric_comparison") { $0.field("value", value) }
+        case let .paired(server, method, secureConnections, mitm):
+            emit("paired") { j in
+                j.field("server", server)
+                j.field("method", method.eventName)
+                j.field("secure_connections", secureConnections)
+                j.field("mitm", mitm)
+            }
+        case let .encrypted(server, bonded):
+            emit("encrypted") { j in
+                j.field("server", server)
+                j.field("bonded", bonded)
+            }
+        case .notification(let e):
+            emitNotification(e)
+        case .nowPlaying(let report):
+            emit("now_playing") { j in
+                j.field("player", report.player)
+                j.field("artist", report.artist)
+                j.field("album", report.album)
+                j.field("title", report.title)
+                j.field("state", report.state?.description)
+                j.field("elapsed_s", milliunits: report.elapsedMilliseconds)
+                j.field("duration_s", milliunits: report.durationMilliseconds)
+            }
+        case let .error(what, detail):
+            error(what, detail)
+        }
+    }
+
+    private func emitNotification(_ e: NotificationEvent) {
+        emit("notification") { j in
+            j.field("action", e.action.description)
+            j.field("uid", Int(e.uid.value))
+            j.field("app", e.app?.description)
+            j.field("category", e.category.name)
+            j.field("kind", e.kind.description)
+            j.field("title", e.title)
+            j.field("message", e.message)
+        }
+    }
+}

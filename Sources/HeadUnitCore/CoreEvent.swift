@@ -1,0 +1,18 @@
+import AMS
+import Notifications
+import Pairing
+import SMP
+
+/// Something for the event log (the `--events` automation contract, see
+/// the README). The shell writes them as JSON lines with their time.
+public enum CoreEvent: Equatable {
+    case state(PairingState)
+    /// The passkey on screen, 6 digits.
+    case passkey(String)
+    case numericComparison(String)
+    case paired(server: String?, method: PairingMethod, secureConnections: Bool, mitm: Bool)
+    case encrypted(server: String?, bonded: Bool)
+    case notification(NotificationEvent)
+    case nowPlaying(NowPlayingReport)
+    case error(what: String, detail: String)
+}

@@ -1,0 +1,92 @@
+import AMS
+import ANCS
+import BluetoothCore
+import Notifications
+
+/// The phone's notifications and now-playing: ANCS and AMS on the encrypted
+/// link, the Maps/Music filter and model, and their events.
+extension HeadUnitCore {
+    func startAppleServices(_ handle: ConnectionHandle) {
+        guard let link = links[handle], link.appleServices == nil else { return }
+        let model = notifications
+        let ancs = ANCSClient(connection: handle, configuration: settings.ancs, appNames: appNames,
+                              wantsText: { model.wantsText($0) })
+        let s = AppleServices(handle: handle, bearer: link.bearer, ancs: ancs, ams: AMSClient(connection: handle), clock: clock)
+        s.onProgress = { [unowned(unsafe) self] in self.pump() }
+        link.appleServices = s
+        s.start(now: clock.now)
+        link.readPhoneClock { [unowned(unsafe) self] phoneClock in
+            self.phoneClock = phoneClock
+            self.pump()
+        }
+        link.watchServiceChanged()
+    }
+
+    /// Moves ANCS/AMS actions to GATT and their events to the model and the
+    /// event log. True when anything happened.
+    func pumpAppleServices(now: Instant) -> Bool {
+        var progressed = false
+        for link in links.values {
+            guard let s = link.appleServices else { continue }
+            while let action = s.ancs.pollAction() {
+                progressed = true
+                if let event = s.perform(action) { ancsEvent(event, on: s, now: now) }
+            }
+            while let action = s.ams.pollAction() {
+                progressed = true
+                if let event = s.perform(action) { amsEvent(event, now: now) }
+            }
+        }
+        while let e = notifications.pollEvent() {
+            progressed = true
+            emitNotification(e)
+        }
+        return progressed
+    }
+
+    private func ancsEvent(_ event: ANCSEvent, on s: AppleServices, now: Instant) {
+        switch event {
+        case .sharingDisabled:
+            hint = "Share System Notifications is off on the iPhone"
+            emit(.error(what: "ancs", detail: "notifications not shared with this head unit"))
+        case .sharingRestored:
+            if hint == "Share System Notifications is off on the iPhone" { hint = nil }
+        case .serviceAbsent:
+            Log.info("ancs", "the phone offers no notifications yet")
+        case .appNameLearned:
+            appNames = s.ancs.appNames
+            write(.appNames(appNames))
+        default:
+            break
+        }
+        notifications.handle(event)
+        s.ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
+    }
+
+    private func amsEvent(_ event: AMSEvent, now: Instant) {
+        switch event {
+        case .nowPlayingChanged(let state):
+            nowPlaying = state
+            emit(.nowPlaying(state.report(at: now)))
+        case .commandFailed(let command):
+            Log.info("ams", "the phone refused \(command)")
+        case .ready, .supportedCommandsChanged, .serviceAbsent:
+            break
+        }
+    }
+
+    private func emitNotification(_ e: NotificationEvent) {
+        // Text goes to the event log (an automation contract), never to the
+        // log at the default level.
+        Log.debug("ancs", "notification \(e.uid) \(e.action) from \(e.app?.description ?? "?") (\(e.kind))")
+        emit(.notification(e))
+    }
+
+    /// Sends an AMS remote command to the phone's player; false when no player takes it now.
+    public func media(_ command: RemoteCommandID, now: Instant) -> Bool {
+        clock.now = now
+        let sent = links.values.contains { $0.appleServices?.ams.send(command, now: now) ?? false }
+        pump()
+        return sent
+    }
+}

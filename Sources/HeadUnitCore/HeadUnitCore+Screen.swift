@@ -1,0 +1,43 @@
+import AMS
+import ANCS
+import BluetoothCore
+import Notifications
+import Pairing
+import Screens
+
+/// What the driver sees: the screen model composed from the pairing state,
+/// the passkey, the current Maps instruction and what is playing.
+extension HeadUnitCore {
+    /// `systemClock`: the time of day the shell read, shown until the phone tells the time.
+    public func screenModel(now: Instant, systemClock: String) -> ScreenModel {
+        var model = ScreenModel(pairing: pairing.state, clock: phoneClock?.text(at: now) ?? systemClock,
+                                dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
+                                actions: ScreenModel.defaultActions(for: pairing.state))
+        if let nav = notifications.navigation {
+            let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
+            model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app)
+        }
+        if let playing = nowPlaying, playing.title != nil || playing.artist != nil {
+            model.nowPlaying = NowPlaying(title: playing.title ?? "", artist: playing.artist ?? "", album: playing.album ?? "",
+                                          elapsed: Double(playing.elapsedMilliseconds(at: now) ?? 0) / 1000,
+                                          duration: Double(playing.durationMilliseconds ?? 0) / 1000,
+                                          playing: playing.playback?.state == .playing)
+        } else if let music = notifications.music.last {
+            model.nowPlaying = NowPlaying(title: music.title ?? "", artist: music.message ?? "", album: "",
+                                          elapsed: 0, duration: 0, playing: true)
+        }
+        return model
+    }
+
+    /// When what the screen shows next changes by itself: the progress
+    /// bar's next second while music plays, else the clock's next minute
+    /// (`systemMillisecondsToNextMinute` until the phone tells the time).
+    public func millisecondsToNextVisibleChange(now: Instant, systemMillisecondsToNextMinute: Int64) -> Int64 {
+        var wait = phoneClock?.millisecondsToNextMinute(at: now) ?? systemMillisecondsToNextMinute
+        if nowPlaying?.playback?.state == .playing {
+            let elapsed = nowPlaying?.elapsedMilliseconds(at: now) ?? 0
+            wait = min(wait, 1000 - elapsed % 1000)
+        }
+        return wait
+    }
+}

@@ -1,0 +1,36 @@
+import ANCS
+import SMP
+
+/// What the head unit kept across restarts, read by the shell from the
+/// state directory and given to the core at start. The core keeps it in
+/// memory from then on and reports each change as a `StateWrite`.
+public struct StoredState {
+    /// Our CLIENT NAME (docs/PROTOCOL.md §1), made once.
+    public var clientName: String
+    /// The SERVER NAME of the phone we are paired with, if any.
+    public var rememberedServer: String?
+    /// Bonds by SERVER NAME.
+    public var bonds: [String: BondRecord]
+    /// The head unit's own IRK, given to the phone in key distribution.
+    public var localIRK: IdentityResolvingKey?
+    /// App display names learned from the phone.
+    public var appNames: AppNameCache
+
+    public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
+                localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache()) {
+        self.clientName = clientName
+        self.rememberedServer = rememberedServer
+        self.bonds = bonds
+        self.localIRK = localIRK
+        self.appNames = appNames
+    }
+}
+
+/// A change of the stored state for the shell to write out.
+public enum StateWrite: Equatable {
+    case rememberServer(String)
+    case forgetServer
+    case saveBond(BondRecord, server: String)
+    case deleteBond(server: String)
+    case appNames(AppNameCache)
+}

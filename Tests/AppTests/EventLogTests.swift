@@ -1,0 +1,44 @@
+import ANCS
+import BluetoothCore
+import Foundation
+import HeadUnitCore
+import Notifications
+import Testing
+@testable import App
+
+/// The core's events as the event log writes them: the field names and
+/// values are the automation contract of the README's event table.
+@Suite struct EventLogTests {
+    func lines(_ events: [CoreEvent]) throws -> [[String: Any]] {
+        let path = NSTemporaryDirectory() + "events-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let log = EventLog(path: path)
+        for e in events { log.write(e) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func writesEachEventWithItsContractFields() throws {
+        let shown = NotificationEvent(action: .shown, uid: NotificationUID(7), app: AppIdentifier("com.google.Maps"),
+                                      category: .location, kind: .navigation, title: "In 500 m", message: "Turn left")
+        let out = try lines([
+            .state(.connected(server: "Anna-7F")),
+            .passkey("012345"),
+            .paired(server: "Anna-7F", method: .passkeyEntry, secureConnections: true, mitm: true),
+            .encrypted(server: "Anna-7F", bonded: true),
+            .notification(shown),
+            .error(what: "bond", detail: "Phone forgot this head unit: pair again"),
+        ])
+        #expect(out.map { $0["event"] as? String } == ["state", "passkey", "paired", "encrypted", "notification", "error"])
+        #expect(out.allSatisfy { $0["t_ms"] is Int })
+        #expect(out[0]["state"] as? String == "connected" && out[0]["server"] as? String == "Anna-7F")
+        #expect(out[1]["passkey"] as? String == "012345")
+        #expect(out[2]["method"] as? String == "passkey" && out[2]["secure_connections"] as? Bool == true && out[2]["mitm"] as? Bool == true)
+        #expect(out[3]["bonded"] as? Bool == true)
+        #expect(out[4]["action"] as? String == "shown" && out[4]["uid"] as? Int == 7 && out[4]["app"] as? String == "com.google.Maps")
+        #expect(out[4]["kind"] as? String == "navigation" && out[4]["title"] as? String == "In 500 m" && out[4]["message"] as? String == "Turn left")
+        #expect(out[5]["what"] as? String == "bond")
+    }
+}

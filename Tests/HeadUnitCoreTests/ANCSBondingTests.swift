@@ -1,0 +1,52 @@
+import ANCS
+import BluetoothCore
+import HeadUnitCore
+import ScriptedPeers
+@testable import ScriptedPairing
+import Testing
+
+/// iOS serves ANCS only on a bonded link: it publishes the service after
+/// bonding (and says so with Service Changed), or refuses it with an ATT
+/// error until its side of the bond is complete.
+@Suite struct ANCSBondingTests {
+    @Test func ancsPublishedAfterBondingIsFoundThroughServiceChanged() throws {
+        let (rig, _) = try pairingRig()
+        rig.start()
+        #expect(rig.phone.isSubscribed(rig.phone.handles.serviceChanged))
+        #expect(rig.phone.post(1, .init(app: "com.google.Maps", title: "In 1 km", message: "Go straight")) == nil)
+        rig.phoneSends(rig.phone.publishANCS())
+        rig.phoneSends(rig.phone.post(2, .init(app: "com.google.Maps", title: "In 200 m", message: "Turn right")))
+        #expect(rig.shownNotifications == ["In 200 m"])
+    }
+
+    /// 0x05 Insufficient Authentication and 0x0F Insufficient Encryption
+    /// on the ANCS subscription before the phone's bond is complete: no
+    /// session, a retry later, and the session once the phone has bonded.
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func ancsRefusedUntilThePhoneHasBonded(code: UInt8) throws {
+        let phone = ScriptedPhone(publishesANCSAfterBonding: false)
+        phone.ancsErrorBeforeBonding = code
+        let (rig, _) = try pairingRig(phone: phone)
+        rig.phoneBondsOnEncryption = false
+        rig.start()
+        #expect(rig.events.contains(.encrypted(server: "Anna-iPhone-7F3A", bonded: true)))
+        #expect(!rig.phone.isSubscribed(rig.phone.handles.notificationSource))
+        #expect(!rig.phone.isSubscribed(rig.phone.handles.dataSource))
+        if code == 0x05 {
+            // Read as "Share System Notifications is off": the driver is told.
+            #expect(rig.core.hint == "Share System Notifications is off on the iPhone")
+        } else {
+            #expect(rig.core.hint == nil)
+        }
+        // Still refused at the first retry.
+        rig.advance(milliseconds: 61_000)
+        #expect(!rig.phone.isSubscribed(rig.phone.handles.dataSource))
+
+        rig.phone.bondingCompleted()
+        rig.advance(milliseconds: 61_000)
+        #expect(rig.phone.isSubscribed(rig.phone.handles.notificationSource))
+        rig.phoneSends(rig.phone.post(3, .init(app: "com.google.Maps", title: "In 50 m", message: "Turn left")))
+        #expect(rig.shownNotifications == ["In 50 m"])
+        #expect(rig.core.hint == nil)
+    }
+}

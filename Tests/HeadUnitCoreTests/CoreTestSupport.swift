@@ -1,0 +1,96 @@
+import BluetoothCore
+import HeadUnitCore
+import Pairing
+import ScriptedPeers
+import Screens
+@testable import ScriptedPairing
+@testable import SMP
+
+let clientName = "HU-3F9A21"
+/// The head unit's own IRK, given to the phone in key distribution.
+let headUnitIRK = IdentityResolvingKey(bytes: [UInt8](repeating: 0x5A, count: 16))
+
+/// What a head unit that never paired starts with.
+let freshState = StoredState(clientName: clientName, localIRK: headUnitIRK)
+
+/// A rig whose phone pairs for real: the SMP answers come from `TestPhone`
+/// (passkey entry, LE Secure Connections), the controller encrypts only
+/// with the key the phone derived, and the passkey the head unit shows is
+/// what the user types on the phone.
+func pairingRig(stored: StoredState = freshState, phone: ScriptedPhone = ScriptedPhone(),
+                settings: CoreSettings = CoreSettings()) throws -> (CoreRig, TestPhone) {
+    let rig = CoreRig(settings: settings, stored: stored, phone: phone)
+    let smp = try TestPhone(central: CoreRig.controllerAddress, phone: rig.phoneAddress)
+    // The phone advertises from its identity address (no private address here).
+    smp.identityAddress = rig.phoneAddress
+    wire(rig, to: smp)
+    return (rig, smp)
+}
+
+func wire(_ rig: CoreRig, to smp: TestPhone) {
+    rig.smp = { pdu in (try? smp.handle(pdu)) ?? [] }
+    rig.onPasskey = { text in smp.typedPasskey = UInt32(text).flatMap { Passkey($0) } }
+    rig.encryption = { ltk in
+        guard smp.failedWith == nil, let expected = try? smp.expectedEncryptionKey(), expected == ltk else {
+            return (0x06, [])  // PIN or Key Missing: the phone has no such key
+        }
+        return (0, smp.distributeKeys())
+    }
+}
+
+/// What a head unit bonded with `bond` starts with.
+func bondedState(_ bond: BondRecord) -> StoredState {
+    StoredState(clientName: clientName, rememberedServer: "Anna-iPhone-7F3A", bonds: ["Anna-iPhone-7F3A": bond], localIRK: headUnitIRK)
+}
+
+/// The SMP phone answers up to the public keys (the passkey is on the
+/// head unit's screen), then says nothing more.
+func silentAfterPublicKey(_ smp: TestPhone) -> ([UInt8]) -> [[UInt8]] {
+    { pdu in pdu.first == 0x01 || pdu.first == 0x0C ? (try? smp.handle(pdu)) ?? [] : [] }
+}
+
+extension CoreRig {
+    var connectionAttempts: Int { commands.filter { $0 == .leCreateConnection }.count }
+
+    var eventNames: [String] { events.map(\.name) }
+
+    var states: [PairingState] {
+        events.compactMap { if case .state(let s) = $0 { return s } else { return nil } }
+    }
+
+    var savedBond: BondRecord? {
+        for w in writes { if case .saveBond(let bond, _) = w { return bond } }
+        return nil
+    }
+
+    var shownNotifications: [String] {
+        events.compactMap { e in
+            guard case .notification(let n) = e, n.action == .shown || n.action == .updated else { return nil }
+            return n.title
+        }
+    }
+
+    func sent(_ code: UInt8) -> Int { smpSent.filter { $0.first == code }.count }
+
+    func screen() -> ScreenModel { core.screenModel(now: now, systemClock: "9:41") }
+
+    /// Errors in the event log, as "what: detail".
+    var errors: [String] {
+        events.compactMap { if case let .error(what, detail) = $0 { return "\(what): \(detail)" } else { return nil } }
+    }
+}
+
+extension CoreEvent {
+    var name: String {
+        switch self {
+        case .state: return "state"
+        case .passkey: return "passkey"
+        case .numericComparison: return "numeric_comparison"
+        case .paired: return "paired"
+        case .encrypted: return "encrypted"
+        case .notification: return "notification"
+        case .nowPlaying: return "now_playing"
+        case .error: return "error"
+        }
+    }
+}
