@@ -82,13 +82,15 @@ public struct FrameAssembler {
 }
 
 /// Cuts a reverse frame into indication values of at most `maxValue`
-/// bytes: START, the slices, END.
+/// bytes: START, the slices, END. A slice that would be 20 bytes starting
+/// `NBA1` is cut one byte short: the phone takes such a value for an ack.
 public func frameValues(_ payload: [UInt8], maxValue: Int) -> [[UInt8]] {
-    let size = max(1, maxValue)
+    let size = max(2, maxValue)
     var values: [[UInt8]] = [FrameToken.start]
     var offset = 0
     while offset < payload.count {
-        let end = min(offset + size, payload.count)
+        var end = min(offset + size, payload.count)
+        if ChunkAck.isAck(Array(payload[offset..<end])) { end -= 1 }
         values.append(Array(payload[offset..<end]))
         offset = end
     }

@@ -20,11 +20,12 @@ public struct NotificationEnvelope: Equatable {
     public static func parse(_ frame: [UInt8]) throws(JSONError) -> NotificationEnvelope {
         let json = try JSONParser.parse(frame)
         guard json.isObject else { throw .wrongType(key: "(envelope)", expected: .object, found: json.type) }
+        let session = SessionID(try json.uuid("sessionID"))
         let sealed = try json.base64("data")
         guard sealed.count >= minimumSealedLength else {
             throw .invalidValue(key: "data", reason: "has \(sealed.count) bytes, less than nonce and tag")
         }
-        return NotificationEnvelope(sessionID: SessionID(try json.uuid("sessionID")), sealed: sealed,
+        return NotificationEnvelope(sessionID: session, sealed: sealed,
                                     receiptID: try json.optionalUUID("receiptID").map(ReceiptID.init))
     }
 
