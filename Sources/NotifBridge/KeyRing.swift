@@ -43,7 +43,17 @@ public struct KeyRing: Equatable {
 
     public init() {}
 
-    public enum PrepareResult: Equatable { case added, repeated, changed }
+    public enum PrepareResult: Equatable, CustomStringConvertible {
+        case added, repeated, changed
+
+        public var description: String {
+            switch self {
+            case .added: return "added"
+            case .repeated: return "repeated"
+            case .changed: return "changed"
+            }
+        }
+    }
 
     /// Keeps a key pair for its exchange. The same pair again changes
     /// nothing; a different pair under a known exchange replaces it.
@@ -69,7 +79,16 @@ public struct KeyRing: Equatable {
     /// with no generation may be waiting for it.
     public var awaitsActivation: Bool { prepared.contains(where: { !$0.activated }) }
 
-    public enum ActivateResult: Equatable { case activated, repeated }
+    public enum ActivateResult: Equatable, CustomStringConvertible {
+        case activated, repeated
+
+        public var description: String {
+            switch self {
+            case .activated: return "activated"
+            case .repeated: return "repeated"
+            }
+        }
+    }
 
     /// Makes a new newest generation (the previous newest starts its grace
     /// period). The same activation again changes nothing.
