@@ -77,6 +77,7 @@ extension KeyRing {
             guard let id = r.bytes(16), let activated = r.u8(), let seed = r.array(PreparedKey.seedLength),
                   let length = r.u16(), let publicKey = r.array(Int(length)) else { throw .truncated }
             guard let uuid = BluetoothUUID(littleEndian: id) else { throw .invalid("exchange id") }
+            guard activated <= 1 else { throw .invalid("activated flag \(activated)") }
             prepared.append(Prepared(key: PreparedKey(exchangeID: ExchangeID(uuid), seed: seed, publicKey: publicKey),
                                      activated: activated != 0))
         }
@@ -86,6 +87,7 @@ extension KeyRing {
             guard let id = r.bytes(16), let replaced = r.u8(), let length = r.u16(), let info = r.array(Int(length)),
                   let secret = r.array(KeyRing.secretLength) else { throw .truncated }
             guard let uuid = BluetoothUUID(littleEndian: id) else { throw .invalid("exchange id") }
+            guard replaced <= 1 else { throw .invalid("replaced flag \(replaced)") }
             generations.append(KeyGeneration(exchangeID: ExchangeID(uuid), info: info, exporterSecret: secret,
                                              replacedAt: replaced != 0 ? now : nil))
         }
