@@ -101,6 +101,28 @@ final class NotifBridgeServiceTests: XCTestCase {
         XCTAssertEqual(frames(indicated), [Harness.receipt(51)])
     }
 
+    func testTheLinkFollowsTheSubscriptionAndTheMTU() {
+        let db = GATTDatabase(deviceName: "Head Unit")
+        let handles = db.addNotifBridgeService()
+        let bearer = GATTBearer(handle: ConnectionHandle(0x40), database: db)
+        let receiver = Receiver()
+        let link = NotifBridgeLink(handles: handles, receiver: receiver)
+        let now = Instant(milliseconds: 1_000)
+        bearer.receive(ATTPDU.exchangeMTURequest(clientRxMTU: 185).encode())
+        bearer.receive(ATTPDU.writeRequest(handles.receiptsConfiguration, value: [0x02, 0x00]).encode())
+        XCTAssertEqual(link.pump(bearer, now: now), [])
+        XCTAssertTrue(receiver.isSubscribed)
+        XCTAssertEqual(receiver.mtu, 185)
+        bearer.receive(ATTPDU.writeRequest(handles.receiptsConfiguration, value: [0x00, 0x00]).encode())
+        _ = link.pump(bearer, now: now)
+        XCTAssertFalse(receiver.isSubscribed)
+        // A chunk while unsubscribed is taken, but its ack has nowhere to go.
+        while bearer.pollTransmit(now: now) != nil {}
+        bearer.receive(ATTPDU.writeCommand(handles.notifications, value: TestPhone.chunkID(1) + FrameToken.start).encode())
+        XCTAssertEqual(link.pump(bearer, now: now), [])
+        XCTAssertNil(bearer.pollTransmit(now: now))
+    }
+
     /// The reverse frames among indications (acks left out), as text.
     private func frames(_ values: [[UInt8]]) -> [String] {
         var assembler = FrameAssembler(channel: "test", capacity: 4096)
