@@ -1,3 +1,4 @@
+import BluetoothCore
 import JSON
 
 /// The X-Wing key pair the phone generated: its 32-byte seed and the
@@ -44,8 +45,9 @@ public enum KeyExchangePacket: Equatable {
     case prepare(PreparedKey, receipt: ReceiptID)
     case activate(Activation, receipt: ReceiptID)
     /// The older single-shot form: key pair and encapsulation together.
-    /// It has no exchangeID of its own; the receipt id (or, without one,
-    /// a fixed id) stands in for it.
+    /// It has no exchangeID of its own: the first 16 bytes of the public key
+    /// stand in for one, so the same packet again is the same exchange and
+    /// a new key pair a new one (a rotation, with the old key's grace).
     case legacy(PreparedKey, Activation, receipt: ReceiptID?)
 
     public static func parse(_ frame: [UInt8]) throws(JSONError) -> KeyExchangePacket {
@@ -60,15 +62,16 @@ public enum KeyExchangePacket: Equatable {
             return .activate(try activation(json, exchange), receipt: ReceiptID(try json.uuid("receiptID")))
         case nil:
             let receipt = try json.optionalUUID("receiptID").map(ReceiptID.init)
-            let exchange = ExchangeID(receipt?.uuid ?? legacyExchange)
+            let publicKey = try json.base64("publicKey")
+            guard publicKey.count == PreparedKey.publicKeyLength else {
+                throw .invalidValue(key: "publicKey", reason: "has \(publicKey.count) bytes, not \(PreparedKey.publicKeyLength)")
+            }
+            let exchange = ExchangeID(BluetoothUUID(bigEndian: publicKey[0..<16]))
             return .legacy(try preparedKey(json, exchange), try activation(json, exchange), receipt: receipt)
         case let other?:
             throw .invalidValue(key: "phase", reason: "is \"\(other)\", not prepare or activate")
         }
     }
-
-    /// Stands in for the exchange of a legacy packet without a receipt id.
-    static let legacyExchange = uuidFromText("00000000-0000-0000-0000-00000000001E")!
 
     private static func preparedKey(_ json: JSONValue, _ exchange: ExchangeID) throws(JSONError) -> PreparedKey {
         let seed = try json.base64("privateKeySeed")

@@ -46,6 +46,7 @@ final class MessageTests: XCTestCase {
             return XCTFail("not legacy")
         }
         XCTAssertEqual(key.exchangeID, activation.exchangeID)
+        XCTAssertEqual(key.exchangeID.uuid.fullLittleEndian.reversed(), Array(key.publicKey.prefix(16)), "named after its public key")
         let withReceipt = JSONValue.object(members + [JSONMember("receiptID", .string(TestPhone.uuid(5)))]).encoded
         guard case .legacy(_, _, let receipt?) = try KeyExchangePacket.parse(withReceipt) else { return XCTFail("no receipt") }
         XCTAssertEqual(receipt.description, TestPhone.uuid(5))

@@ -145,6 +145,18 @@ final class ReceiverTests: XCTestCase {
         XCTAssertEqual(h.receiver.keyRing.generations.count, 1)
     }
 
+    func testTheLegacySingleShotPacketKeysAtOnce() {
+        let h = Harness()
+        h.clear()
+        h.writeKeys(h.phone.legacy(exchange: 1, receipt: 301))
+        XCTAssertEqual(h.frameTexts, [Harness.receipt(301)])
+        // Without a receipt id it is taken all the same; a new key pair is a rotation.
+        h.writeKeys(h.phone.legacy(exchange: 2, receipt: nil))
+        XCTAssertEqual(h.receiver.keyRing.generations.map { $0.exporterSecret }, [h.phone.exporterSecret(2), h.phone.exporterSecret(1)])
+        h.writeEnvelope(h.phone.envelope(TestPhone.event("add", id: 1, sentAt: 10), exchange: 1, receipt: 51))
+        XCTAssertEqual(titles(h.events), ["add Turn left"], "the replaced key is in its grace")
+    }
+
     func testRotationKeepsAReplacedKeyFor300Seconds() {
         let h = Harness()
         h.key(1)

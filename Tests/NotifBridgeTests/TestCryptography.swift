@@ -104,6 +104,20 @@ struct TestPhone {
         ]).encoded
     }
 
+    /// The older single-shot packet, with the key pair and encapsulation of `exchange`.
+    func legacy(exchange: Int, receipt: Int?) -> [UInt8] {
+        let seed = TestPhone.seed(exchange)
+        var members = [
+            JSONMember("identifier", .string(identifier)), JSONMember("ciphersuite", .string(ciphersuite)),
+            JSONMember("version", .string(version)),
+            JSONMember("encapsulatedKey", .string(Base64.encode(encapsulatedKey(exchange)))),
+            JSONMember("publicKey", .string(Base64.encode(TestCryptography.publicKey(seed: seed)))),
+            JSONMember("privateKeySeed", .string(Base64.encode(seed))),
+        ]
+        if let receipt { members.append(JSONMember("receiptID", .string(TestPhone.uuid(receipt)))) }
+        return JSONValue.object(members).encoded
+    }
+
     var info: [UInt8] { Array((ciphersuite + "-" + version + "-" + identifier).utf8) }
 
     /// The exporter secret the head unit should end with for `exchange`.
