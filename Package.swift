@@ -23,7 +23,8 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App",
+                                                   "JSON", "NotifBridge"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -36,6 +37,11 @@ let package = Package(
         // Apple Notification Center Service and Apple Media Service clients (docs/PROTOCOL.md §2, §3).
         .target(name: "ANCS", dependencies: ["BluetoothCore"]),
         .target(name: "AMS", dependencies: ["BluetoothCore"]),
+        // A small bounded JSON parser and writer, and base64 (no Foundation).
+        .target(name: "JSON", dependencies: ["BluetoothCore"]),
+        // The NotifBridge receiver (iOS AccessoryNotifications forwarding): framing,
+        // messages, keys and deliveries, sans-I/O (docs/NOTIFBRIDGE.md).
+        .target(name: "NotifBridge", dependencies: ["BluetoothCore", "JSON", "ATT", "GATT"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
@@ -95,6 +101,8 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
                                                          "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),

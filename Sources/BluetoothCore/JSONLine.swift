@@ -80,7 +80,8 @@ public struct JSONLine {
         }
     }
 
-    static func appendString(_ s: String, to out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal (also the JSON module's writer).
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)
         var s = s
         s.withUTF8 { utf8 in

@@ -270,12 +270,21 @@ public final class GATTBearer {
     /// Service Changed indications. Returns whether one was queued.
     @discardableResult
     public func indicateServiceChanged(_ range: AttributeHandleRange = .all) -> Bool {
-        guard !isClosed, let valueHandle = server.database.valueHandle(of: GATTUUID.serviceChanged),
-              server.clientConfiguration(forValue: valueHandle).contains(.indication) else { return false }
+        guard let valueHandle = server.database.valueHandle(of: GATTUUID.serviceChanged) else { return false }
         var w = ByteWriter()
         w.u16(range.start.value)
         w.u16(range.end.value)
-        indications.append((valueHandle, w.bytes))
+        return indicate(w.bytes, at: valueHandle)
+    }
+
+    /// Indicates `value` (cut to ATT_MTU − 3) on a characteristic of our
+    /// database, if the client enabled indications in its CCCD; indications
+    /// go one at a time, each after the previous confirmation. Returns
+    /// whether it was queued.
+    @discardableResult
+    public func indicate(_ value: [UInt8], at valueHandle: AttributeHandle) -> Bool {
+        guard !isClosed, server.clientConfiguration(forValue: valueHandle).contains(.indication) else { return false }
+        indications.append((valueHandle, value))
         sendNextIndication()
         return true
     }

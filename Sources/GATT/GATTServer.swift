@@ -11,10 +11,31 @@ public struct ClientSupportedFeatures: OptionSet, Hashable {
     public static let multipleHandleValueNotifications = ClientSupportedFeatures(rawValue: 0x04)
 }
 
+/// A value the client wrote to a characteristic the head unit's layers
+/// consume (a stored attribute with write permission): drained with
+/// `GATTServer.pollWrite()`. A long write arrives whole, once executed.
+public struct GATTServerWrite: Equatable {
+    public let handle: AttributeHandle
+    public let value: [UInt8]
+
+    public init(handle: AttributeHandle, value: [UInt8]) {
+        self.handle = handle
+        self.value = value
+    }
+}
+
 /// The server side of one ATT bearer: answers the peer's requests from the
 /// shared database and keeps this client's CCCDs and features. Sans-I/O:
 /// `respond` takes a request and gives the response bytes (nil for commands).
 public struct GATTServer {
+    /// The longest attribute value (Core Vol 3 Part F 3.2.9).
+    public static let maxAttributeValueLength = 512
+    /// Prepare Write requests queued at most, and their bytes: a 512-byte
+    /// value at the smallest MTU takes 29 requests of 18 bytes, so two such
+    /// values fit; a client asking for more gets Prepare Queue Full.
+    public static let prepareQueueLimit = 64
+    public static let prepareQueueBytes = 2 * maxAttributeValueLength
+
     public let database: GATTDatabase
     /// CCCD values of this client, by CCCD handle.
     public private(set) var clientConfigurations: [AttributeHandle: ClientConfiguration] = [:]
@@ -25,10 +46,17 @@ public struct GATTServer {
     /// caching gets Database Out Of Sync until it catches up.
     public var isChangeAware = true
     private var outOfSyncReported = false
+    /// Prepared writes of this client, in the order they came.
+    private var prepareQueue: [(handle: AttributeHandle, offset: Int, value: [UInt8])] = []
+    private var preparedBytes = 0
+    private var writes = FIFO<GATTServerWrite>()
 
     public init(database: GATTDatabase) {
         self.database = database
     }
+
+    /// The next value written to a characteristic the owner consumes.
+    public mutating func pollWrite() -> GATTServerWrite? { writes.popFirst() }
 
     /// What this database supports of the client features.
     var supportedFeatures: ClientSupportedFeatures {
@@ -153,9 +181,11 @@ public struct GATTServer {
             Log.info("gatt", "signed write command to \(handle) ignored")
             return nil
 
-        case .prepareWriteRequest, .executeWriteRequest:
-            // Nothing here is long or needs reliable writes.
-            return error(op, .invalid, .requestNotSupported)
+        case .prepareWriteRequest(let handle, let offset, let value):
+            return prepare(value, at: handle, offset: Int(offset))
+
+        case .executeWriteRequest(let flags):
+            return execute(flags: flags)
 
         default:
             // PDUs a server never receives (responses are routed to the client
@@ -331,9 +361,68 @@ public struct GATTServer {
             guard requested.isSuperset(of: clientFeatures) else { return .valueNotAllowed }
             clientFeatures = requested
             return nil
-        case .databaseHash, .service, .stored:
-            // Nothing else in our database is writable today.
+        case .stored:
+            // A characteristic value some layer consumes (write permission
+            // was checked above): handed over, not kept in the shared database.
+            guard value.count <= GATTServer.maxAttributeValueLength else { return .invalidAttributeValueLength }
+            writes.append(GATTServerWrite(handle: handle, value: value))
+            return nil
+        case .databaseHash, .service:
             return .writeNotPermitted
         }
+    }
+
+    // MARK: prepared (long) writes (Core Vol 3 Part F 3.4.6)
+
+    /// Queues one part; the response echoes it so the client can check it.
+    /// Permissions are checked now, offsets and lengths at execution.
+    private mutating func prepare(_ value: [UInt8], at handle: AttributeHandle, offset: Int) -> ATTPDU {
+        guard let attribute = database.attribute(at: handle) else { return error(.prepareWriteRequest, handle, .invalidHandle) }
+        guard attribute.permissions.contains(.write) else { return error(.prepareWriteRequest, handle, .writeNotPermitted) }
+        guard prepareQueue.count < GATTServer.prepareQueueLimit,
+              preparedBytes + value.count <= GATTServer.prepareQueueBytes else {
+            Log.info("gatt", "prepare queue full (\(prepareQueue.count) writes, \(preparedBytes) bytes)")
+            return error(.prepareWriteRequest, handle, .prepareQueueFull)
+        }
+        prepareQueue.append((handle: handle, offset: offset, value: value))
+        preparedBytes += value.count
+        return .prepareWriteResponse(handle, offset: UInt16(offset), value: value)
+    }
+
+    /// Writes (flags 0x01) or cancels (0x00) everything prepared. Each
+    /// attribute's parts must follow on from what came before; the first
+    /// that does not fails the whole execution and nothing is written.
+    private mutating func execute(flags: UInt8) -> ATTPDU {
+        guard flags <= 0x01 else { return error(.executeWriteRequest, .invalid, .invalidPDU) }
+        let queue = prepareQueue
+        prepareQueue = []
+        preparedBytes = 0
+        guard flags == 0x01 else { return .executeWriteResponse }
+        var values: [(handle: AttributeHandle, value: [UInt8])] = []
+        for part in queue {
+            let index: Int
+            if let found = values.firstIndex(where: { $0.handle == part.handle }) {
+                index = found
+            } else {
+                values.append((handle: part.handle, value: []))
+                index = values.count - 1
+            }
+            var value = values[index].value
+            guard part.offset <= value.count else {
+                Log.info("gatt", "prepared write to \(part.handle) at offset \(part.offset) leaves a gap after \(value.count) bytes")
+                return error(.executeWriteRequest, part.handle, .invalidOffset)
+            }
+            let end = part.offset + part.value.count
+            guard end <= GATTServer.maxAttributeValueLength else {
+                return error(.executeWriteRequest, part.handle, .invalidAttributeValueLength)
+            }
+            if end > value.count { value += [UInt8](repeating: 0, count: end - value.count) }
+            value.replaceSubrange(part.offset..<end, with: part.value)
+            values[index].value = value
+        }
+        for (handle, value) in values {
+            if let code = write(value, at: handle) { return error(.executeWriteRequest, handle, code) }
+        }
+        return .executeWriteResponse
     }
 }

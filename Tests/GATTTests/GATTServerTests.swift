@@ -113,8 +113,7 @@ import BluetoothCore
         #expect(t.ask("12 03") == h("01 12 0000 04"))
         #expect(t.ask("02 17") == h("01 02 0000 04"))
         #expect(t.ask("20 0300 0500") == h("01 20 0000 06"))          // Read Multiple Variable
-        #expect(t.ask("16 0300 0000 41") == h("01 16 0000 06"))       // Prepare Write
-        #expect(t.ask("18 01") == h("01 18 0000 06"))                  // Execute Write
+        #expect(t.ask("18 02") == h("01 18 0000 04"))                  // Execute Write with reserved flags
         #expect(t.ask("3f 00") == h("01 3f 0000 06"))                  // unknown request
         #expect(t.ask("0e 0300") == h("01 0e 0000 04"))                // Read Multiple of one handle
     }

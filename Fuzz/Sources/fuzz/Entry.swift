@@ -25,6 +25,9 @@ let targets: [FuzzTarget] = [
     StateNamesTarget.target,
     InputTarget.target,
     PairingRoutineTarget.target,
+    JSONTarget.target,
+    KeyPacketTarget.target,
+    NotifBridgeTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?

@@ -1,0 +1,66 @@
+import ANCS
+
+/// Feeds notifications that arrive decrypted over NotifBridge
+/// (docs/NOTIFBRIDGE.md) into the same model as ANCS. The bundle id
+/// (`sourceIdentifier`) is the app the Maps/Music filter looks at; the
+/// category is `other`, so an app outside the filter's lists is dropped:
+/// its text goes no further than this call, is never kept, and the drop is
+/// counted like an ANCS one.
+///
+/// The model is keyed by ANCS UIDs: each bridged notification gets one from
+/// the top half of the UID space, which the phone's per-session ANCS
+/// counters do not reach. Plain values in, so this layer does not depend on
+/// the NotifBridge protocol layer.
+public final class BridgedNotificationIntake {
+    public let model: NotificationModel
+    private struct Key: Hashable {
+        let app: String
+        let notificationID: String
+    }
+    /// The bridged notifications the model shows, and their UIDs.
+    private var shown: [Key: NotificationUID] = [:]
+    private var nextUID: UInt32 = BridgedNotificationIntake.firstUID
+    static let firstUID: UInt32 = 0x8000_0000
+
+    public init(model: NotificationModel) {
+        self.model = model
+    }
+
+    /// An `add` or `update`: shown (or changed) if the filter wants the app,
+    /// else dropped and counted.
+    public func received(app: String, notificationID: String, appName: String?, title: String?, subtitle: String?, body: String?) {
+        let key = Key(app: app, notificationID: notificationID)
+        let identifier = AppIdentifier(app)
+        guard model.filter.kind(app: identifier, category: .other) != .other else {
+            // Also gone from the screen if the filter changed since it was shown.
+            removed(app: app, notificationID: notificationID)
+            model.handle(.notificationDropped(ANCSNotification(uid: freshUID(), category: .other, app: identifier, appName: appName)))
+            return
+        }
+        let uid = shown[key] ?? freshUID()
+        shown[key] = uid
+        model.handle(.notificationFetched(ANCSNotification(uid: uid, category: .other, app: identifier, appName: appName,
+                                                           title: title, subtitle: subtitle, message: body)))
+    }
+
+    public func removed(app: String, notificationID: String) {
+        guard let uid = shown.removeValue(forKey: Key(app: app, notificationID: notificationID)) else { return }
+        model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(app))))
+    }
+
+    /// The phone cleared every notification it forwards (ANCS ones stay).
+    public func removedAll() {
+        let all = shown
+        shown = [:]
+        for (key, uid) in all {
+            model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(key.app))))
+        }
+    }
+
+    private func freshUID() -> NotificationUID {
+        let uid = NotificationUID(nextUID)
+        // Wraps within the top half, never reaching the probe UID 0xFFFFFFFF.
+        nextUID = nextUID >= 0xFFFF_FFFE ? BridgedNotificationIntake.firstUID : nextUID + 1
+        return uid
+    }
+}
