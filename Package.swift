@@ -23,7 +23,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App", "HPKE"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "AMS", dependencies: ["BluetoothCore"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
+        // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
+        .target(name: "HPKE", dependencies: ["CCrypto"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
@@ -79,6 +81,7 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
