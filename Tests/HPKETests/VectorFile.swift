@@ -5,9 +5,14 @@ import Foundation
 struct VectorFile {
     let cases: [[String: String]]
 
-    init(_ name: String) throws {
+    /// The whole text of a file under Vectors/.
+    static func text(_ name: String) throws -> String {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Vectors/" + name)
-        let text = try String(contentsOf: url, encoding: .utf8)
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    init(_ name: String) throws {
+        let text = try VectorFile.text(name)
         var cases: [[String: String]] = []
         var current: [String: String] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
