@@ -55,7 +55,7 @@ let package = Package(
                                          "Platform", "Input"]),
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HPKE"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -72,6 +72,8 @@ let package = Package(
         // Receive-path benchmark: H4 bytes in to the notification model (not part of the firmware).
         .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "ANCS", "Notifications"],
                           path: "Benchmarks/PipelineBench"),
+        // NotifBridge cryptography benchmark: key activation and one envelope (not part of the firmware).
+        .executableTarget(name: "hpke-bench", dependencies: ["App", "Platform"], path: "Benchmarks/HPKEBench"),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
