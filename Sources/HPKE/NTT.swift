@@ -14,18 +14,6 @@ enum NTT {
         2804, 1092, 403, 1026, 1143, 2150, 2775, 886, 1722, 1212, 1874, 1029, 2110, 2935, 885, 2154,
     ]
 
-    /// ζ^(2·BitRev7(i)+1) mod q, the moduli of the 128 degree-one factors (Algorithm 11).
-    static let gammas: [UInt16] = [
-        17, 3312, 2761, 568, 583, 2746, 2649, 680, 1637, 1692, 723, 2606, 2288, 1041, 1100, 2229,
-        1409, 1920, 2662, 667, 3281, 48, 233, 3096, 756, 2573, 2156, 1173, 3015, 314, 3050, 279,
-        1703, 1626, 1651, 1678, 2789, 540, 1789, 1540, 1847, 1482, 952, 2377, 1461, 1868, 2687, 642,
-        939, 2390, 2308, 1021, 2437, 892, 2388, 941, 733, 2596, 2337, 992, 268, 3061, 641, 2688,
-        1584, 1745, 2298, 1031, 2037, 1292, 3220, 109, 375, 2954, 2549, 780, 2090, 1239, 1645, 1684,
-        1063, 2266, 319, 3010, 2773, 556, 757, 2572, 2099, 1230, 561, 2768, 2466, 863, 2594, 735,
-        2804, 525, 1092, 2237, 403, 2926, 1026, 2303, 1143, 2186, 2150, 1179, 2775, 554, 886, 2443,
-        1722, 1607, 1212, 2117, 1874, 1455, 1029, 2300, 2110, 1219, 2935, 394, 885, 2444, 2154, 1175,
-    ]
-
     /// 128^-1 mod q: the scaling that ends the inverse transform.
     static let inverseOf128: UInt32 = 3303
 
@@ -80,18 +68,26 @@ enum NTT {
 
     /// accumulator += f ∘ g without reducing (Algorithms 11 and 12). Each
     /// product adds less than 2q² < 2^25, so up to 64 of them fit a UInt32.
+    /// The 128 moduli X² − γ come in pairs γ = ±ζ^BitRev7(64 + i): the
+    /// second half of the NTT's own table gives them.
     static func multiplyAccumulate(_ f: Polynomial, _ g: Polynomial, into accumulator: UnsafeMutablePointer<UInt32>) {
-        gammas.withUnsafeBufferPointer { gammas in
-            let a = f.coefficients
-            let b = g.coefficients
-            for i in 0..<128 {
-                let a0 = UInt32(a[2 * i]), a1 = UInt32(a[2 * i + 1])
-                let b0 = UInt32(b[2 * i]), b1 = UInt32(b[2 * i + 1])
-                let a1b1 = Field.multiply(a1, b1)
-                accumulator[2 * i] &+= a0 &* b0 &+ a1b1 &* UInt32(gammas[i])
-                accumulator[2 * i + 1] &+= a0 &* b1 &+ a1 &* b0
+        zetas.withUnsafeBufferPointer { zetas in
+            for i in 0..<64 {
+                let zeta = UInt32(zetas[64 + i])
+                baseCaseMultiply(f, g, at: 4 * i, gamma: zeta, into: accumulator)
+                baseCaseMultiply(f, g, at: 4 * i + 2, gamma: Field.q - zeta, into: accumulator)
             }
         }
+    }
+
+    /// (a0 + a1·X)(b0 + b1·X) mod X² − γ, added to accumulator[j], [j + 1] (Algorithm 12).
+    @inline(__always)
+    private static func baseCaseMultiply(_ f: Polynomial, _ g: Polynomial, at j: Int, gamma: UInt32,
+                                         into accumulator: UnsafeMutablePointer<UInt32>) {
+        let a0 = f[j], a1 = f[j + 1]
+        let b0 = g[j], b1 = g[j + 1]
+        accumulator[j] &+= a0 &* b0 &+ Field.multiply(a1, b1) &* gamma
+        accumulator[j + 1] &+= a0 &* b1 &+ a1 &* b0
     }
 
     /// h ← Σ fᵢ ∘ gᵢ over two vectors, reduced (the inner products of Algorithms 13-15).

@@ -8,8 +8,8 @@ struct MLKEM768Tests {
         #expect(file.cases.count == 3)
         for vector in file.cases {
             let (ek, dk) = try MLKEM768.keyGen(d: vector.bytes("d"), z: vector.bytes("z"))
-            #expect(hexString(ek) == hexString(vector.bytes("ek")), "tcId \(vector["tcId"] ?? "?")")
-            #expect(hexString(dk) == hexString(vector.bytes("dk")), "tcId \(vector["tcId"] ?? "?")")
+            expect(ek, is: "ek", of: vector)
+            expect(dk, is: "dk", of: vector)
         }
     }
 
@@ -18,11 +18,10 @@ struct MLKEM768Tests {
         #expect(file.cases.count == 3)
         for vector in file.cases {
             let (key, ciphertext) = try MLKEM768.encapsulate(encapsulationKey: vector.bytes("ek"), message: vector.bytes("m"))
-            #expect(hexString(ciphertext) == hexString(vector.bytes("c")), "tcId \(vector["tcId"] ?? "?")")
-            #expect(hexString(key) == hexString(vector.bytes("k")), "tcId \(vector["tcId"] ?? "?")")
+            expect(ciphertext, is: "c", of: vector)
+            expect(key, is: "k", of: vector)
             // The same ciphertext decapsulates to the same key with the matching dk.
-            let decapsulated = try MLKEM768.decapsulate(decapsulationKey: vector.bytes("dk"), ciphertext: vector.bytes("c"))
-            #expect(hexString(decapsulated) == hexString(vector.bytes("k")), "tcId \(vector["tcId"] ?? "?")")
+            expect(try MLKEM768.decapsulate(decapsulationKey: vector.bytes("dk"), ciphertext: vector.bytes("c")), is: "k", of: vector)
         }
     }
 
@@ -38,8 +37,7 @@ struct MLKEM768Tests {
         #expect(cases.contains { $0["reason"] == "modify-ciphertext" })
         #expect(cases.contains { $0["reason"] == "no-modification" })
         for vector in cases {
-            let k = try MLKEM768.decapsulate(decapsulationKey: dk, ciphertext: vector.bytes("c"))
-            #expect(hexString(k) == hexString(vector.bytes("k")), "tcId \(vector["tcId"] ?? "?") \(vector["reason"] ?? "")")
+            expect(try MLKEM768.decapsulate(decapsulationKey: dk, ciphertext: vector.bytes("c")), is: "k", of: vector)
         }
     }
 
@@ -52,4 +50,10 @@ struct MLKEM768Tests {
             try MLKEM768.encapsulate(encapsulationKey: [UInt8](repeating: 0, count: 1183), message: [UInt8](repeating: 0, count: 32))
         }
     }
+}
+
+/// The bytes equal the vector's field, reported with the case's ACVP tcId.
+func expect(_ actual: [UInt8], is field: String, of vector: [String: String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(hexString(actual) == hexString(vector.bytes(field)),
+            "tcId \(vector["tcId"] ?? "?") \(vector["reason"] ?? "") \(field)", sourceLocation: sourceLocation)
 }
