@@ -3,10 +3,15 @@ import Testing
 
 /// ML-KEM-768 against NIST's ACVP vectors (Vectors/mlkem768-*.txt).
 struct MLKEM768Tests {
+    /// The cases of a file that holds three.
+    private func threeCases(_ name: String) throws -> [[String: String]] {
+        let cases = try VectorFile(name).cases
+        #expect(cases.count == 3)
+        return cases
+    }
+
     @Test func keyGenMatchesACVP() throws {
-        let file = try VectorFile("mlkem768-keygen.txt")
-        #expect(file.cases.count == 3)
-        for vector in file.cases {
+        for vector in try threeCases("mlkem768-keygen.txt") {
             let (ek, dk) = try MLKEM768.keyGen(d: vector.bytes("d"), z: vector.bytes("z"))
             expect(ek, is: "ek", of: vector)
             expect(dk, is: "dk", of: vector)
@@ -14,9 +19,7 @@ struct MLKEM768Tests {
     }
 
     @Test func encapsulationMatchesACVP() throws {
-        let file = try VectorFile("mlkem768-encaps.txt")
-        #expect(file.cases.count == 3)
-        for vector in file.cases {
+        for vector in try threeCases("mlkem768-encaps.txt") {
             let (key, ciphertext) = try MLKEM768.encapsulate(encapsulationKey: vector.bytes("ek"), message: vector.bytes("m"))
             expect(ciphertext, is: "c", of: vector)
             expect(key, is: "k", of: vector)
