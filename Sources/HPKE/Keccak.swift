@@ -52,7 +52,9 @@ final class Keccak {
     }
 
     func absorb(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { absorb($0.baseAddress!, count: $0.count) }
+        bytes.withUnsafeBytes { buffer in
+            if let base = buffer.baseAddress { absorb(base, count: buffer.count) }
+        }
     }
 
     /// Writes the digest (32 or 64 bytes for SHA3) or the first `count`

@@ -9,12 +9,12 @@
 // Checked: the control first (a deliberate branch on a marked byte), then a valid ciphertext (K' chosen) and a modified one (K̄ chosen), so
 // both outcomes of the comparison run through the same instructions.
 import CMemcheck
+import Glibc
 import HPKE
-import Platform
 
 func fail(_ message: String) -> Never {
     print("ct-check: " + message)
-    exitProcess(1)
+    exit(1)
 }
 
 guard nn_memcheck_running() != 0 || CommandLine.arguments.contains("--without-valgrind") else {
@@ -27,7 +27,7 @@ if CommandLine.arguments.contains("--control") {
     var secret = randomBytes(1)
     secret.withUnsafeMutableBytes { nn_memcheck_secret($0.baseAddress!, 1) }
     print(secret[0] & 1 == 1 ? "ct-check: control (odd)" : "ct-check: control (even)")
-    exitProcess(0)
+    exit(0)
 }
 
 do throws(HPKEError) {
