@@ -316,8 +316,9 @@ def markdown(r, short):
         "pairs, the check against the phone's public key, X-Wing decapsulation of a fixed encapsulated key, the HPKE "
         "base-mode key schedule and one export; an envelope is one export from a stored exporter secret and the "
         "AES-256-GCM open of a 1 KiB blob. Instructions: callgrind inside the measured loop only, the difference "
-        "of two counts divided by the difference. The qemu figure is user-mode emulation of the firmware on this "
-        "machine, not the board's speed.",
+        "of two counts divided by the difference. Time: the thread's CPU time, the cost (the target is checked on "
+        "it), and wall time, which also counts waiting for a core on a shared machine. The qemu figure is "
+        "user-mode emulation of the firmware on this machine, not the board's speed.",
         "- **Render** (`Benchmarks/RenderBench`): the navigation + music screen, a full redraw and a partial one "
         "(distance change); instructions per redraw from callgrind (N redraws minus none).",
         "- **End to end**: `scripts/demo`'s drive with this build; for every navigation notification shown or "
