@@ -55,7 +55,8 @@ def _expand(seed: bytes) -> tuple[bytes, bytes, bytes, bytes]:
     if len(seed) != 32:
         raise ValueError('X-Wing seed must be 32 bytes')
     expanded = _shake256(seed, 96)
-    pk_m, dk_m = ML_KEM_768._keygen_internal(expanded[0:32], expanded[32:64])
+    # FIPS 203 §7.1 seed format d | z: KeyGen_internal(d, z).
+    pk_m, dk_m = ML_KEM_768.key_derive(expanded[0:64])
     sk_x = expanded[64:96]
     return dk_m, sk_x, pk_m, _x25519_base(sk_x)
 
@@ -80,6 +81,7 @@ def encapsulate(pk: bytes, eseed: bytes | None = None) -> tuple[bytes, bytes]:
     ek_x = eseed[32:64]
     ct_x = _x25519_base(ek_x)
     ss_x = _x25519(ek_x, pk_x)
+    # kyber-py has no public derandomised encapsulation; Encaps_internal(ek, m) it is (version pinned).
     ss_m, ct_m = ML_KEM_768._encaps_internal(pk_m, eseed[0:32])
     return _combine(ss_m, ss_x, ct_x, pk_x), ct_m + ct_x
 
@@ -89,7 +91,7 @@ def decapsulate(seed: bytes, enc: bytes) -> bytes:
         raise ValueError('X-Wing encapsulated key must be 1120 bytes')
     dk_m, sk_x, _, pk_x = _expand(seed)
     ct_m, ct_x = enc[:1088], enc[1088:]
-    return _combine(ML_KEM_768._decaps_internal(dk_m, ct_m), _x25519(sk_x, ct_x), ct_x, pk_x)
+    return _combine(ML_KEM_768.decaps(dk_m, ct_m), _x25519(sk_x, ct_x), ct_x, pk_x)
 
 
 # -- HPKE key schedule and export (RFC 9180 §5.1, §5.3) ----------------------
