@@ -24,7 +24,7 @@ let package = Package(
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App",
-                                                   "JSON", "NotifBridge"]),
+                                                   "JSON", "NotifBridge", "HPKE"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -41,9 +41,11 @@ let package = Package(
         .target(name: "JSON", dependencies: ["BluetoothCore"]),
         // The NotifBridge receiver (iOS AccessoryNotifications forwarding): framing,
         // messages, keys and deliveries, sans-I/O (docs/NOTIFBRIDGE.md).
-        .target(name: "NotifBridge", dependencies: ["BluetoothCore", "JSON", "ATT", "GATT"]),
+        .target(name: "NotifBridge", dependencies: ["BluetoothCore", "JSON", "ATT", "GATT", "HPKE"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
+        // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
+        .target(name: "HPKE", dependencies: ["CCrypto"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
@@ -62,7 +64,7 @@ let package = Package(
                                                "Notifications", "Screens", "Console"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -79,6 +81,12 @@ let package = Package(
         // Receive-path benchmark: H4 bytes into the head-unit core, to the notification model (not part of the firmware).
         .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HeadUnitCore", "SMP", "ScriptedPeers"],
                           path: "Benchmarks/PipelineBench"),
+        // The constant-time check of ML-KEM decapsulation under valgrind memcheck (scripts/ct-check; not part of the firmware).
+        // DWARF 4: valgrind 3.19 cannot read the DWARF 5 that clang writes for C by default.
+        .target(name: "CMemcheck", path: "Tools/CMemcheck", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .executableTarget(name: "ct-check", dependencies: ["HPKE", "CMemcheck"], path: "Tools/ConstantTimeCheck"),
+        // NotifBridge cryptography benchmark: key activation and one envelope (not part of the firmware).
+        .executableTarget(name: "hpke-bench", dependencies: ["App", "Platform"], path: "Benchmarks/HPKEBench"),
 
         // What the tests and the pipeline benchmark run against, in one place
         // (not part of the firmware): a scripted controller, the phone's GATT
@@ -95,6 +103,7 @@ let package = Package(
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
@@ -102,7 +111,7 @@ let package = Package(
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
                                                          "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto"]),
+        .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),

@@ -11,12 +11,13 @@ public enum HeadUnitMain {
       headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop]
       headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop]
       headunit render --out FILE.png [--tile N]   (every maneuver arrow, for comparisons)
+      headunit crypto-bench [--iterations N] [--passes P]   (NotifBridge key activation and decryption times)
       headunit version
     SPEC: hciN | uart:/dev/ttyX[:baud] | tcp:HOST:PORT
     """
 
     static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level",
-                                      "watchdog", "watchdog-timeout", "out", "tile"]
+                                      "watchdog", "watchdog-timeout", "out", "tile", "iterations", "passes"]
 
     public static func main(_ argv: [String]) -> Int32 {
         Log.sink = StandardErrorLog.write
@@ -40,6 +41,8 @@ public enum HeadUnitMain {
                 return try ConnectCommand.run(args)
             case "render":
                 return try RenderCommand.run(args)
+            case "crypto-bench":
+                return try CryptoBenchCommand.run(args)
             case "state-stress":
                 // The power-cut test's workload (StateStress.swift); not for people.
                 guard args.positional.count == 1 else {

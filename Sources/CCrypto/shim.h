@@ -1,4 +1,5 @@
-// OpenSSL libcrypto: AES, CMAC and P-256 ECDH for the Security Manager.
+// OpenSSL libcrypto: AES, CMAC and P-256 ECDH for the Security Manager;
+// SHA3/SHAKE, X25519, HMAC-SHA256 and AES-256-GCM for NotifBridge (HPKE).
 #ifndef NN_CCRYPTO_SHIM_H
 #define NN_CCRYPTO_SHIM_H
 #include <openssl/evp.h>
@@ -11,6 +12,7 @@
 #include <openssl/param_build.h>
 #include <openssl/err.h>
 #include <openssl/crypto.h>
+#include <openssl/hmac.h>
 
 /* Key selections are composite macros that Swift does not import. */
 static inline int nn_evp_pkey_keypair_selection(void) { return EVP_PKEY_KEYPAIR; }

@@ -59,6 +59,14 @@ static inline int64_t nn_monotonic_microseconds(void) {
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* CPU time of the calling thread: what a computation costs, whatever else
+   shares the cores (benchmarks on a busy machine). */
+static inline int64_t nn_thread_cpu_nanoseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static inline int64_t nn_realtime_microseconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -28,6 +28,7 @@ let targets: [FuzzTarget] = [
     JSONTarget.target,
     KeyPacketTarget.target,
     NotifBridgeTarget.target,
+    HPKETarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
