@@ -23,7 +23,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App"]),
+                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "App", "Guidance"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -37,7 +37,9 @@ let package = Package(
         .target(name: "ANCS", dependencies: ["BluetoothCore"]),
         .target(name: "AMS", dependencies: ["BluetoothCore"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
-        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
+        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS", "Guidance"]),
+        // What a navigation instruction says, in the phone's language: maneuver, roundabout exit, distance (sans-I/O).
+        .target(name: "Guidance"),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
         .target(name: "Pairing", dependencies: ["BluetoothCore"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
@@ -61,7 +63,7 @@ let package = Package(
         // Software renderer and FreeType text (sans-I/O: draws into memory).
         .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"], linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
-        .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),
+        .target(name: "Screens", dependencies: ["Graphics", "Pairing", "Guidance"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
         .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).
@@ -81,11 +83,12 @@ let package = Package(
         .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS"]),
         .testTarget(name: "AppTests", dependencies: ["App", "BluetoothCore", "HCI"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),

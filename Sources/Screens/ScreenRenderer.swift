@@ -1,5 +1,6 @@
 import Pairing
 import Graphics
+import Guidance
 
 /// Draws `ScreenModel`s onto a canvas and redraws only what changed since
 /// the previous model: a new distance repaints the distance box, a clock tick
@@ -10,8 +11,11 @@ public final class ScreenRenderer {
     private var lastLayout: ScreenLayout?
     /// What the last renders drew, region by region.
     public private(set) var elements: [DrawnElement] = []
-    /// Maneuver arrows in unit coordinates, built once each.
-    private var maneuverIcons: [Maneuver: Path] = [:]
+    /// Maneuver arrows in unit coordinates, built once each (per roundabout exit).
+    private var maneuverIcons: [IconKey: Path] = [:]
+    /// The last instruction read, and what it says: reading the text is
+    /// done once per instruction, not per region and frame.
+    private var summaryCache: (instruction: NavigationInstruction, summary: NavigationSummary)?
 
     public init(fonts: Fonts) { self.fonts = fonts }
 
@@ -53,7 +57,7 @@ public final class ScreenRenderer {
         switch layout.kind {
         case .cards:
             let a = navSummary(previous), b = navSummary(model)
-            update(.navArrow, a?.maneuver != b?.maneuver || (a == nil) != (b == nil))
+            update(.navArrow, a?.maneuver != b?.maneuver || a?.roundaboutExit != b?.roundaboutExit || (a == nil) != (b == nil))
             update(.navDistance, a?.distance != b?.distance || a?.unit != b?.unit || (a == nil) != (b == nil))
             update(.navApp, a?.app != b?.app)
             update(.navText, a?.primary != b?.primary || a?.secondary != b?.secondary || (a == nil) != (b == nil))
@@ -74,7 +78,10 @@ public final class ScreenRenderer {
 
     private func navSummary(_ m: ScreenModel) -> NavigationSummary? {
         guard let n = m.navigation else { return nil }
-        return NavigationSummary(n)
+        if let c = summaryCache, c.instruction == n { return c.summary }
+        let s = NavigationSummary(n)
+        summaryCache = (n, s)
+        return s
     }
 
     /// What the progress region shows: both times and the filled width.
@@ -111,10 +118,16 @@ public final class ScreenRenderer {
         }
     }
 
-    private func maneuverIcon(_ m: Maneuver) -> Path {
-        if let p = maneuverIcons[m] { return p }
-        let p = Icons.maneuver(m)
-        maneuverIcons[m] = p
+    private struct IconKey: Hashable {
+        var maneuver: Maneuver
+        var exit: Int?
+    }
+
+    private func maneuverIcon(_ m: Maneuver, _ exit: Int?) -> Path {
+        let key = IconKey(maneuver: m, exit: exit)
+        if let p = maneuverIcons[key] { return p }
+        let p = Icons.maneuver(m, exit: exit)
+        maneuverIcons[key] = p
         return p
     }
 
@@ -138,7 +151,7 @@ public final class ScreenRenderer {
         canvas.withClip(r) {
             if clear { canvas.fill(r, ScreenRenderer.background(of: region, theme)) }
             let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, region: region, box: r,
-                                  maneuverIcon: maneuverIcon)
+                                  summary: navSummary(model), maneuverIcon: maneuverIcon)
             d.paint(model)
             elements.append(contentsOf: d.drawn)
         }
@@ -154,13 +167,14 @@ private final class RegionPainter {
     let theme: Theme
     let region: ScreenRegion
     let box: Rect
-    let maneuverIcon: (Maneuver) -> Path
+    let summary: NavigationSummary?
+    let maneuverIcon: (Maneuver, Int?) -> Path
     var drawn: [DrawnElement] = []
 
     init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, region: ScreenRegion, box: Rect,
-         maneuverIcon: @escaping (Maneuver) -> Path) {
+         summary: NavigationSummary?, maneuverIcon: @escaping (Maneuver, Int?) -> Path) {
         self.fonts = fonts; self.canvas = canvas; self.layout = layout; self.theme = theme
-        self.region = region; self.box = box; self.maneuverIcon = maneuverIcon
+        self.region = region; self.box = box; self.summary = summary; self.maneuverIcon = maneuverIcon
     }
 
     func px(_ v: Float) -> Int { layout.px(v) }
@@ -253,7 +267,6 @@ private final class RegionPainter {
     }
 
     private func paintNavigation(_ model: ScreenModel) {
-        let summary = model.navigation.map { NavigationSummary($0) }
         switch region {
         case .navArrow:
             let tileColor = summary == nil ? theme.raised : theme.accent
@@ -261,7 +274,7 @@ private final class RegionPainter {
             let inset = box.width * 14 / 100
             let iconBox = box.insetBy(dx: inset, dy: inset)
             let maneuver = summary?.maneuver ?? .neutral
-            canvas.drawIcon(maneuverIcon(maneuver), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
+            canvas.drawIcon(maneuverIcon(maneuver, summary?.roundaboutExit), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
             record("maneuver", "", box, box)
         case .navDistance:
             guard let s = summary else {

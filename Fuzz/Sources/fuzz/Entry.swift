@@ -25,6 +25,7 @@ let targets: [FuzzTarget] = [
     StateNamesTarget.target,
     InputTarget.target,
     PairingRoutineTarget.target,
+    GuidanceTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
