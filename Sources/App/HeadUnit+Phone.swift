@@ -132,6 +132,9 @@ extension HeadUnit {
             j.field("kind", e.kind.description)
             j.field("title", e.title)
             j.field("message", e.message)
+            if let g = e.guidance { j.field("maneuver", g.maneuver.eventName) }
+            if let exit = e.guidance?.roundaboutExit { j.field("roundabout_exit", exit) }
+            if let metres = e.guidance?.distance?.metres { j.field("distance_m", metres) }
         }
     }
 }
