@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The configuration file (sans-I/O): parsed into the layers' settings.
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
-                                         "Platform", "Input"]),
+                                         "Platform", "Input", "Screens"]),
         // The program.
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform"]),
@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore",
+                                               "Screens"]),
     ],
     swiftLanguageModes: [.v5]
 )

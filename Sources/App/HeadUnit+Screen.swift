@@ -30,9 +30,11 @@ extension HeadUnit {
     }
 
     func composeScreenModel(now: Instant) -> ScreenModel {
-        var model = ScreenModel(pairing: pairing.state, clock: phoneClock?.text(at: now) ?? HeadUnit.clockText(),
+        let locale = configuration.screenLocale
+        let minutes = phoneClock?.minutesSinceMidnight(at: now) ?? HeadUnit.systemMinutes()
+        var model = ScreenModel(pairing: pairing.state, clock: minutes.map { locale.clockText(minutesSinceMidnight: $0) } ?? "",
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
-                                actions: ScreenModel.defaultActions(for: pairing.state))
+                                actions: ScreenModel.defaultActions(for: pairing.state), locale: locale)
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
             model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app)
@@ -51,10 +53,14 @@ extension HeadUnit {
 
     /// "21:17" in the system's local time (until the phone tells the time).
     static func clockText() -> String {
+        systemMinutes().map { ScreenLocale().clockText(minutesSinceMidnight: $0) } ?? ""
+    }
+
+    /// The system's local time of day in minutes, nil if unknown.
+    static func systemMinutes() -> Int? {
         var t = time_t(Clock.unixMicroseconds() / 1_000_000)
         var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return "" }
-        let minutes = parts.tm_min < 10 ? "0\(parts.tm_min)" : "\(parts.tm_min)"
-        return "\(parts.tm_hour):\(minutes)"
+        guard localtime_r(&t, &parts) != nil else { return nil }
+        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
     }
 }

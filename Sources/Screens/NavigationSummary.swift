@@ -13,13 +13,19 @@ public struct NavigationSummary: Equatable {
     public var secondary: String
     public var app: String
 
-    public init(_ n: NavigationInstruction) {
+    /// `locale` chooses the units of the distance: as the phone wrote it,
+    /// or converted.
+    public init(_ n: NavigationInstruction, locale: ScreenLocale = ScreenLocale()) {
         let g = Guidance(title: n.title, message: n.message)
         maneuver = g.maneuver
         roundaboutExit = g.roundaboutExit
         app = NavigationSummary.appName(n.app)
         distance = g.distance?.value ?? ""
         unit = g.distance?.unit.symbol ?? ""
+        if let d = g.distance, let shown = locale.distance(metres: d.metres) {
+            distance = shown.value
+            unit = shown.unit
+        }
         if g.title.isEmpty {
             primary = g.message
             secondary = ""
@@ -36,28 +42,6 @@ public struct NavigationSummary: Equatable {
         case "com.apple.Maps": return "Apple Maps"
         case "com.waze.iphone": return "Waze"
         default: return id
-        }
-    }
-}
-
-extension Maneuver {
-    /// A short English name, shown when the instruction has no distance.
-    public var label: String? {
-        switch self {
-        case .left: return "Turn left"
-        case .right: return "Turn right"
-        case .slightLeft: return "Keep left"
-        case .slightRight: return "Keep right"
-        case .sharpLeft: return "Sharp left"
-        case .sharpRight: return "Sharp right"
-        case .uTurn: return "U-turn"
-        case .roundabout: return "Roundabout"
-        case .straight: return "Straight on"
-        case .merge: return "Merge"
-        case .exitLeft: return "Exit left"
-        case .exitRight: return "Exit right"
-        case .arrive: return "Arrive"
-        case .neutral: return nil
         }
     }
 }

@@ -15,7 +15,7 @@ public final class ScreenRenderer {
     private var maneuverIcons: [IconKey: Path] = [:]
     /// The last instruction read, and what it says: reading the text is
     /// done once per instruction, not per region and frame.
-    private var summaryCache: (instruction: NavigationInstruction, summary: NavigationSummary)?
+    private var summaryCache: (instruction: NavigationInstruction, locale: ScreenLocale, summary: NavigationSummary)?
 
     public init(fonts: Fonts) { self.fonts = fonts }
 
@@ -37,7 +37,7 @@ public final class ScreenRenderer {
         canvas.clip = canvas.bounds
         defer { canvas.clip = savedClip }
 
-        guard let previous = last, lastLayout == layout, previous.theme == model.theme else {
+        guard let previous = last, lastLayout == layout, previous.theme == model.theme, previous.locale == model.locale else {
             elements.removeAll()
             canvas.clear(theme.background)
             drawAll(model, layout, theme, canvas)
@@ -78,9 +78,9 @@ public final class ScreenRenderer {
 
     private func navSummary(_ m: ScreenModel) -> NavigationSummary? {
         guard let n = m.navigation else { return nil }
-        if let c = summaryCache, c.instruction == n { return c.summary }
-        let s = NavigationSummary(n)
-        summaryCache = (n, s)
+        if let c = summaryCache, c.instruction == n, c.locale == m.locale { return c.summary }
+        let s = NavigationSummary(n, locale: m.locale)
+        summaryCache = (n, m.locale, s)
         return s
     }
 
@@ -235,7 +235,7 @@ private final class RegionPainter {
         canvas.fillCircle(center: PointF(Float(dot.x) + r, Float(box.midY)), radius: r, dotColor)
         record("state-dot", "", dot, dot)
         let tx = dot.maxX + px(12)
-        centredLine("state", model.pairing.text, in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
+        centredLine("state", model.locale.state(model.pairing), in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
                     size: px(20), weight: .bold, color: theme.text)
     }
 
@@ -278,12 +278,12 @@ private final class RegionPainter {
             record("maneuver", "", box, box)
         case .navDistance:
             guard let s = summary else {
-                centredLine("distance", "No route", in: box, size: px(40), weight: .bold, color: theme.secondary)
+                centredLine("distance", model.locale.text(.noRoute), in: box, size: px(40), weight: .bold, color: theme.secondary)
                 return
             }
             if s.distance.isEmpty {
                 // No distance (an arrival, a bare instruction): name the maneuver instead.
-                if let label = s.maneuver.label {
+                if let label = model.locale.label(s.maneuver) {
                     centredLine("maneuver-label", label, in: box, size: px(44), weight: .bold, color: theme.text)
                 }
                 return
@@ -311,7 +311,7 @@ private final class RegionPainter {
             text("app", s.app, in: box, TextStyle(size: px(19), color: theme.secondary))
         default:
             guard let s = summary else {
-                text("primary", "Start a route in Maps on the iPhone", in: box,
+                text("primary", model.locale.text(.startRoute), in: box,
                      TextStyle(size: px(24), color: theme.secondary, maxLines: 2))
                 return
             }
@@ -336,12 +336,13 @@ private final class RegionPainter {
         switch region {
         case .musicMeta:
             guard let n = n else {
-                text("title", "Nothing playing", in: box, TextStyle(size: px(28), weight: .bold, color: theme.secondary))
+                text("title", model.locale.text(.nothingPlaying), in: box,
+                     TextStyle(size: px(28), weight: .bold, color: theme.secondary, maxLines: 2))
                 return
             }
             let title = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
             var y = box.y
-            let res = text("title", n.title.isEmpty ? "Unknown title" : n.title, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
+            let res = text("title", n.title.isEmpty ? model.locale.text(.unknownTitle) : n.title, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
             y += res.lines * title.lineAdvance + px(8)
             if !n.artist.isEmpty && y + px(22) <= box.maxY {
                 let artist = TextStyle(size: px(23), color: theme.text)
@@ -388,7 +389,7 @@ private final class RegionPainter {
         let r = Float(px(7))
         canvas.fillCircle(center: PointF(Float(box.x + px(22)), Float(box.midY)), radius: r, theme.warn)
         let tx = box.x + px(40)
-        centredLine("hint", hint, in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
+        centredLine("hint", model.locale.translate(hint), in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
                     size: px(20), weight: .regular, color: theme.text)
     }
 
@@ -396,13 +397,13 @@ private final class RegionPainter {
         let state = model.pairing
         let emblemColor = state.isConnected ? theme.good : theme.accent
         icon("emblem", Icons.phoneLink(), in: layout.idleIcon, color: emblemColor)
-        let labels = model.actions.map { $0.label(for: state) }
+        let labels = model.actions.map { model.locale.label($0, for: state) }
         if !layout.idleHeadline.isEmpty {
-            text("headline", state.text, in: layout.idleHeadline,
+            text("headline", model.locale.state(state), in: layout.idleHeadline,
                  TextStyle(size: px(34), weight: .bold, color: theme.text, alignment: .center))
         }
         if let hint = model.hint, !layout.idleHint.isEmpty {
-            text("hint", hint, in: layout.idleHint,
+            text("hint", model.locale.translate(hint), in: layout.idleHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         }
         for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
@@ -415,15 +416,19 @@ private final class RegionPainter {
             }
             canvas.fillRoundedRect(r, radius: Float(px(16)), bg)
             let inner = r.insetBy(dx: px(16), dy: 0)
-            let res = fonts.draw(labels[i], in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: px(24), weight: .bold)) / 2
-                                                     - fonts.ascent(size: px(24), weight: .bold), width: inner.width, height: r.height),
-                                 style: TextStyle(size: px(24), weight: .bold, color: fg, alignment: .center), on: canvas)
+            // A longer label (another language) gets smaller type before it is cut short.
+            var size = px(24)
+            let width = fonts.measure(labels[i], size: size, weight: .bold)
+            if width > inner.width { size = max(px(17), size * inner.width / width) }
+            let res = fonts.draw(labels[i], in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: size, weight: .bold)) / 2
+                                                     - fonts.ascent(size: size, weight: .bold), width: inner.width, height: r.height),
+                                 style: TextStyle(size: size, weight: .bold, color: fg, alignment: .center), on: canvas)
             record("button-\(i)", labels[i], r, r.union(res.ink))
         }
     }
 
     private func paintPairing(_ model: ScreenModel) {
-        text("pairing-title", "Enter this passkey on the iPhone", in: layout.pairingTitle,
+        text("pairing-title", model.locale.text(.enterPasskey), in: layout.pairingTitle,
              TextStyle(size: px(28), weight: .bold, color: theme.text, alignment: .center))
         let key = model.passkey ?? ""
         // Two groups of three digits with a gap, as large as fits.
@@ -447,10 +452,10 @@ private final class RegionPainter {
         let r2 = fonts.draw(second, x: x, baseline: baseline, size: size, weight: .bold, color: theme.text, on: canvas)
         record("passkey", key, box, r1.ink.union(r2.ink))
         if let hint = model.hint {
-            text("hint", hint, in: layout.pairingHint,
+            text("hint", model.locale.translate(hint), in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         } else if let name = model.pairing.server {
-            text("hint", "Pairing with \(name)", in: layout.pairingHint,
+            text("hint", model.locale.text(.pairingWith, name), in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.secondary, alignment: .center))
         }
     }
