@@ -62,7 +62,7 @@ public struct Distance: Equatable {
         let p = CompiledPhrases.shared
         for w in p.distanceBefore {
             let n = w.bytes.count
-            if s >= n + 1 && b[s - 1] == 0x20 && Array(b[(s - n - 1)..<(s - 1)]) == w.bytes
+            if s >= n + 1 && b[s - 1] == 0x20 && same(b, s - n - 1, w.bytes)
                 && (s - n - 1 == 0 || !b[s - n - 2].isWordByte || !w.wholeStart) {
                 s -= n + 1
                 break
@@ -72,7 +72,7 @@ public struct Distance: Equatable {
             let n = w.bytes.count
             var at = e
             if at < b.count && b[at] == 0x20 { at += 1 }
-            if at + n <= b.count && Array(b[at..<(at + n)]) == w.bytes
+            if at + n <= b.count && same(b, at, w.bytes)
                 && (at + n == b.count || !b[at + n].isWordByte || !w.wholeEnd) {
                 e = at + n
                 break
@@ -87,7 +87,7 @@ public struct Distance: Equatable {
         if k < b.count && b[k] == 0x20 { k += 1 }
         for w in UnitWord.all {
             let n = w.bytes.count
-            guard k + n <= b.count, Array(b[k..<(k + n)]) == w.bytes else { continue }
+            guard k + n <= b.count, same(b, k, w.bytes) else { continue }
             if !w.runsOn && k + n < b.count && !isWordEnd(b, k + n) { continue }
             return (w.unit, k + n)
         }
@@ -99,11 +99,17 @@ public struct Distance: Equatable {
         if k > 0 && b[k - 1] == 0x20 { k -= 1 }
         for w in UnitWord.all where !w.runsOn {
             let n = w.bytes.count
-            guard k >= n, Array(b[(k - n)..<k]) == w.bytes else { continue }
+            guard k >= n, same(b, k - n, w.bytes) else { continue }
             if k - n > 0 && !isWordEnd(b, k - n - 1) { continue }
             return (w.unit, k - n)
         }
         return nil
+    }
+
+    /// `word` is at `at` of `b` (which has room for it).
+    private static func same(_ b: [UInt8], _ at: Int, _ word: [UInt8]) -> Bool {
+        for k in 0..<word.count where b[at + k] != word[k] { return false }
+        return true
     }
 
     /// The byte at `i` ends a word: a blank, punctuation, or another script.

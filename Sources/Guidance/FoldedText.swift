@@ -23,11 +23,14 @@ struct FoldedText {
 
     init(_ text: String) {
         var s: [Unicode.Scalar] = []
+        s.reserveCapacity(min(text.utf8.count, FoldedText.maximumScalars))
         for u in text.unicodeScalars {
             if s.count == FoldedText.maximumScalars { break }
             s.append(u)
         }
         scalars = s
+        bytes.reserveCapacity(s.count * 2 + 2)
+        origin.reserveCapacity(s.count * 2 + 2)
         for (i, u) in s.enumerated() { append(FoldedText.fold(u), from: i) }
         if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
     }
@@ -91,6 +94,9 @@ struct FoldedText {
 
     static func fold(_ u: Unicode.Scalar) -> Folded {
         let v = u.value
+        // Most instruction text is ASCII letters and blanks.
+        if v >= 0x61 && v <= 0x7A { return .scalar(v) }
+        if v == 0x20 { return .space }
         switch v {
         case 0x41...0x5A: return .scalar(v + 0x20)
         case 0x30...0x39, 0x61...0x7A: return .scalar(v)

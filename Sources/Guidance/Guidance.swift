@@ -21,7 +21,7 @@ public struct Guidance: Equatable {
         } else if reading.maneuver == .roundabout && reading.roundaboutExit == nil {
             // "Roundabout" in the title, "take the 2nd exit" in the message.
             reading.roundaboutExit = ManeuverClassifier.classify(m).roundaboutExit
-                ?? ManeuverClassifier.exitNumber(m.bytes, CompiledPhrases.shared)
+                ?? ManeuverClassifier.exitNumber(m.bytes, CompiledPhrases.shared.index.sightings(m.bytes), CompiledPhrases.shared)
         }
         maneuver = reading.maneuver
         roundaboutExit = reading.roundaboutExit

@@ -27,32 +27,26 @@ public enum ManeuverClassifier {
     }
 
     static func classify(_ text: FoldedText) -> ManeuverReading {
-        let b = text.bytes
         let p = CompiledPhrases.shared
-        if earliest(p.roundabout, in: b) != nil {
-            return ManeuverReading(maneuver: .roundabout, roundaboutExit: exitNumber(b, p))
+        let seen = p.index.sightings(text.bytes)
+        func at(_ m: Meaning) -> Int { seen[m.rawValue] }
+        if at(.roundabout) != Int.max {
+            return ManeuverReading(maneuver: .roundabout, roundaboutExit: exitNumber(text.bytes, seen, p))
         }
         var best: (at: Int, maneuver: Maneuver)?
         // In order of precedence at equal positions.
-        let candidates: [([Phrase], Maneuver)] = [
-            (p.arrive, .arrive), (p.uTurn, .uTurn),
-            (p.sharpLeft, .sharpLeft), (p.sharpRight, .sharpRight),
-            (p.slightLeft, .slightLeft), (p.slightRight, .slightRight),
-            (p.left, .left), (p.right, .right),
-            (p.merge, .merge), (p.straight, .straight),
+        let candidates: [(Meaning, Maneuver)] = [
+            (.arrive, .arrive), (.uTurn, .uTurn), (.sharpLeft, .sharpLeft), (.sharpRight, .sharpRight),
+            (.slightLeft, .slightLeft), (.slightRight, .slightRight), (.left, .left), (.right, .right),
+            (.merge, .merge), (.straight, .straight),
         ]
-        for (phrases, maneuver) in candidates {
-            if let at = earliest(phrases, in: b), at < (best?.at ?? Int.max) { best = (at, maneuver) }
+        for (meaning, maneuver) in candidates where at(meaning) < (best?.at ?? Int.max) {
+            best = (at(meaning), maneuver)
         }
         // An exit named with its side wins a tie ("pegue a saída à direita").
-        if let at = earliest(p.exit, in: b), at <= (best?.at ?? Int.max) {
-            let left = earliest(p.leftSide, in: b), right = earliest(p.rightSide, in: b)
-            switch (left, right) {
-            case (.some(let l), .some(let r)): best = (at, l < r ? .exitLeft : .exitRight)
-            case (.some, nil): best = (at, .exitLeft)
-            case (nil, .some): best = (at, .exitRight)
-            case (nil, nil): break
-            }
+        if at(.exit) != Int.max && at(.exit) <= (best?.at ?? Int.max) {
+            let left = at(.leftSide), right = at(.rightSide)
+            if left != right { best = (at(.exit), left < right ? .exitLeft : .exitRight) }
         }
         return ManeuverReading(maneuver: best?.maneuver ?? .neutral)
     }
@@ -63,7 +57,7 @@ public enum ManeuverClassifier {
     /// The roundabout exit: a number with an ordinal ending ("2nd", "2.",
     /// "2ª", "2番目", "第2") or after the word exit ("المخرج ٣"), or an ordinal word ("second", "zweite",
     /// "الثاني"), whichever comes first.
-    static func exitNumber(_ b: [UInt8], _ p: CompiledPhrases) -> Int? {
+    static func exitNumber(_ b: [UInt8], _ seen: [Int], _ p: CompiledPhrases) -> Int? {
         var best: (at: Int, exit: Int)?
         var i = 0
         while i < b.count {
@@ -81,8 +75,9 @@ public enum ManeuverClassifier {
             }
             i = j
         }
-        for (n, words) in p.ordinals.enumerated() {
-            if let at = earliest(words, in: b), at < (best?.at ?? Int.max) { best = (at, n + 1) }
+        for n in 1...Meaning.maximumOrdinal {
+            let at = seen[Meaning.ordinal.rawValue + n - 1]
+            if at < (best?.at ?? Int.max) { best = (at, n) }
         }
         return best?.exit
     }
@@ -100,8 +95,8 @@ public enum ManeuverClassifier {
     private static func hasOrdinalPrefix(_ b: [UInt8], before i: Int, _ prefixes: [Phrase]) -> Bool {
         for s in prefixes {
             let n = s.bytes.count
-            if i >= n && Array(b[(i - n)..<i]) == s.bytes { return true }
-            if i >= n + 1 && b[i - 1] == 0x20 && Array(b[(i - n - 1)..<(i - 1)]) == s.bytes { return true }
+            if i >= n && startsWith(b, s, at: i - n) { return true }
+            if i >= n + 1 && b[i - 1] == 0x20 && startsWith(b, s, at: i - n - 1) { return true }
         }
         return false
     }
@@ -115,21 +110,19 @@ public enum ManeuverClassifier {
         if at + n < b.count {
             let next = b[at + n]
             if phrase.wholeEnd && next.isWordByte { return false }
-            if phrase.bytes == [0x2E] && next.isDigit { return false }
+            if n == 1 && phrase.bytes[0] == 0x2E && next.isDigit { return false }
         }
         return true
     }
 }
 
-/// Every table's phrases, folded once and pooled by what they mean.
+/// Every table's phrases, folded once: the index of the maneuver words,
+/// and the short lists read at one place (around a number).
 final class CompiledPhrases {
     static let shared = CompiledPhrases(PhraseTable.all)
 
-    let arrive, uTurn, roundabout, sharpLeft, sharpRight, slightLeft, slightRight, left, right: [Phrase]
-    let merge, straight, exit, leftSide, rightSide, ordinalSuffixes, ordinalPrefixes: [Phrase]
-    let distanceBefore, distanceAfter: [Phrase]
-    /// Index n: the words of exit n + 1.
-    let ordinals: [[Phrase]]
+    let index: PhraseIndex
+    let exit, ordinalSuffixes, ordinalPrefixes, distanceBefore, distanceAfter: [Phrase]
 
     init(_ tables: [PhraseTable]) {
         func pool(_ get: (PhraseTable) -> [String]) -> [Phrase] {
@@ -137,31 +130,34 @@ final class CompiledPhrases {
             for t in tables { for s in get(t) { out.append(Phrase(s)) } }
             return out
         }
-        arrive = pool { $0.arrive }
-        uTurn = pool { $0.uTurn }
-        roundabout = pool { $0.roundabout }
-        sharpLeft = pool { $0.sharpLeft }
-        sharpRight = pool { $0.sharpRight }
-        slightLeft = pool { $0.slightLeft }
-        slightRight = pool { $0.slightRight }
-        left = pool { $0.left }
-        right = pool { $0.right }
-        merge = pool { $0.merge }
-        straight = pool { $0.straight }
         exit = pool { $0.exit }
-        leftSide = pool { $0.leftSide }
-        rightSide = pool { $0.rightSide }
         ordinalSuffixes = pool { $0.ordinalSuffixes }
         ordinalPrefixes = pool { $0.ordinalPrefixes }
         distanceBefore = pool { $0.distanceBefore }
         distanceAfter = pool { $0.distanceAfter }
-        var ords: [[Phrase]] = []
+        var entries: [(Phrase, Int)] = []
+        func add(_ meaning: Meaning, _ get: (PhraseTable) -> [String]) {
+            for t in tables { for s in get(t) { entries.append((Phrase(s), meaning.rawValue)) } }
+        }
+        add(.arrive) { $0.arrive }
+        add(.uTurn) { $0.uTurn }
+        add(.roundabout) { $0.roundabout }
+        add(.sharpLeft) { $0.sharpLeft }
+        add(.sharpRight) { $0.sharpRight }
+        add(.slightLeft) { $0.slightLeft }
+        add(.slightRight) { $0.slightRight }
+        add(.left) { $0.left }
+        add(.right) { $0.right }
+        add(.merge) { $0.merge }
+        add(.straight) { $0.straight }
+        add(.exit) { $0.exit }
+        add(.leftSide) { $0.leftSide }
+        add(.rightSide) { $0.rightSide }
         for t in tables {
-            for (n, words) in t.ordinals.enumerated() {
-                while ords.count <= n { ords.append([]) }
-                for w in words { ords[n].append(Phrase(w)) }
+            for (n, words) in t.ordinals.enumerated() where n < Meaning.maximumOrdinal {
+                for w in words { entries.append((Phrase(w), Meaning.ordinal.rawValue + n)) }
             }
         }
-        ordinals = ords
+        index = PhraseIndex(entries)
     }
 }

@@ -33,7 +33,8 @@ public struct NotificationEvent: Equatable {
     public var kind: NotificationKind
     public var title: String?
     public var message: String?
-    /// The instruction understood: for a navigation notification with text.
+    /// The instruction understood: for a navigation notification shown or
+    /// updated with text.
     public var guidance: Guidance?
 
     public init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String? = nil,
@@ -46,7 +47,8 @@ public struct NotificationEvent: Equatable {
         self.kind = kind
         self.title = title
         self.message = message
-        if kind == .navigation && (title != nil || message != nil) {
+        // Read for what is shown; a removal says nothing new.
+        if kind == .navigation && action != .removed && action != .dropped && (title != nil || message != nil) {
             guidance = Guidance(title: title ?? "", message: message ?? "")
         }
     }
