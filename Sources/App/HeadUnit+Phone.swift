@@ -3,6 +3,7 @@ import ANCS
 import BluetoothCore
 import Config
 import GATT
+import Guidance
 import Notifications
 import Platform
 
