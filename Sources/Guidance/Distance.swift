@@ -37,10 +37,11 @@ public struct Distance: Equatable {
         var i = 0
         var fallback: Distance?
         while i < b.count {
-            guard b[i].isDigit, i == 0 || !(b[i - 1].isWordByte || b[i - 1] == 0x2E || b[i - 1] == 0x2C) else { i += 1; continue }
+            guard b[i].isDigit || Number.vulgarFraction(b, at: i) != nil,
+                  i == 0 || !(b[i - 1].isWordByte || b[i - 1] == 0x2E || b[i - 1] == 0x2C || b[i - 1] == 0x2F) else { i += 1; continue }
             guard let number = Number(b, at: i) else {
                 i += 1
-                while i < b.count && b[i].isDigit { i += 1 }
+                while i < b.count && (b[i].isDigit || b[i] == 0x2F) { i += 1 }
                 continue
             }
             if let (unit, end) = unitAfter(b, at: number.end) {
@@ -124,7 +125,8 @@ public struct Distance: Equatable {
     }
 }
 
-/// A decimal number as written: "350", "1,5", "0.25", "1,200" (thousands).
+/// A decimal number as written: "350", "1,5", "0.25", "1,200" (thousands),
+/// and the fractions of miles: "1/2", "½", "1½".
 struct Number {
     var text: String
     var value: Double
@@ -140,6 +142,27 @@ struct Number {
         }
         guard digits <= Distance.maximumDigits else { return nil }
         var value = whole
+        // "1/2", "3/4": a fraction of small whole numbers.
+        if digits > 0 && digits <= 2 && j + 1 < b.count && b[j] == 0x2F && b[j + 1].isDigit {
+            var k = j + 1, denominator = 0.0
+            while k < b.count && b[k].isDigit && denominator < 100 {
+                denominator = denominator * 10 + Double(b[k] - 0x30)
+                k += 1
+            }
+            if k < b.count && b[k].isDigit || denominator == 0 { return nil }
+            self.value = whole / denominator
+            text = String(decoding: b[i..<k], as: UTF8.self)
+            end = k
+            return
+        }
+        // "½", "1½".
+        if let f = Number.vulgarFraction(b, at: j) {
+            self.value = whole + f
+            end = j + 2
+            text = String(decoding: b[i..<end], as: UTF8.self)
+            return
+        }
+        guard digits > 0 else { return nil }
         // A separator and more digits: three digits after a comma or dot
         // and nothing more are thousands ("1,200 ft"), else decimals.
         if j + 1 < b.count && (b[j] == 0x2E || b[j] == 0x2C) && b[j + 1].isDigit {
@@ -161,5 +184,16 @@ struct Number {
         self.value = value
         text = String(decoding: b[i..<j], as: UTF8.self)
         end = j
+    }
+
+    /// ¼, ½ or ¾ (two UTF-8 bytes) at `i`.
+    static func vulgarFraction(_ b: [UInt8], at i: Int) -> Double? {
+        guard i + 1 < b.count, b[i] == 0xC2 else { return nil }
+        switch b[i + 1] {
+        case 0xBC: return 0.25
+        case 0xBD: return 0.5
+        case 0xBE: return 0.75
+        default: return nil
+        }
     }
 }

@@ -3,7 +3,8 @@
 /// (ä, á, ł, ş → a, a, l, s), Arabic without its vowel marks and with one
 /// form of alef and yeh, every kind of digit as ASCII, every kind of blank as
 /// one space, invisible direction marks dropped. Punctuation stays, so "2."
-/// (an ordinal) and "1,5" (a decimal) still read as written.
+/// (an ordinal), "1,5" (a decimal) and "1/2" (a fraction) still read as
+/// written.
 ///
 /// Each folded byte remembers the scalar of the original text it came from,
 /// so a match (a distance) can be cut out of the text as the phone wrote it.
@@ -100,7 +101,7 @@ struct FoldedText {
         switch v {
         case 0x41...0x5A: return .scalar(v + 0x20)
         case 0x30...0x39, 0x61...0x7A: return .scalar(v)
-        case 0x09, 0x0A, 0x0D, 0x20, 0x2D, 0x27, 0x5F, 0x2F: return .space  // blanks, - ' _ /
+        case 0x09, 0x0A, 0x0D, 0x20, 0x2D, 0x27, 0x5F: return .space  // blanks, - ' _
         case 0x00...0x1F, 0x7F...0x9F: return .space
         case 0xA0: return .space
         case 0xAA: return .scalar(0x61)  // ª (2.ª salida)

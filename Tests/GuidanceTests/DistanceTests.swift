@@ -31,6 +31,10 @@ import Testing
         ("km 12", 12000, "12", .kilometres),
         ("Continue for mi 3 then exit", 4828, "3", .miles),
         ("２００ｍ先", 200, "200", .metres),
+        ("In 1/2 mile, turn left", 805, "1/2", .miles),
+        ("3/4 mi", 1207, "3/4", .miles),
+        ("In ½ mi", 805, "½", .miles),
+        ("1½ miles", 2414, "1½", .miles),
     ])
     func parses(_ text: String, _ metres: Int, _ value: String, _ unit: DistanceUnit) throws {
         let d = try #require(Distance.find(in: text), "\(text)")
@@ -41,7 +45,7 @@ import Testing
 
     @Test(arguments: [
         "", "Take exit 23B", "Route 66 mileage", "A9 Richtung München", "I-280 S", "Turn left", "Exit 5",
-        "12345678901 m", "Take the 2nd exit", "第2出口", "1 Infinite Loop", "B27",
+        "12345678901 m", "Take the 2nd exit", "第2出口", "1 Infinite Loop", "B27", "1/0 mi", "24/7 service",
     ])
     func findsNone(_ text: String) {
         #expect(Distance.find(in: text) == nil, "\(text)")
