@@ -24,7 +24,7 @@ let package = Package(
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App",
-                                                   "JSON", "NotifBridge", "HPKE"]),
+                                                   "JSON", "NotifBridge", "HPKE", "Guidance"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -43,7 +43,9 @@ let package = Package(
         // messages, keys and deliveries, sans-I/O (docs/NOTIFBRIDGE.md).
         .target(name: "NotifBridge", dependencies: ["BluetoothCore", "JSON", "ATT", "GATT", "HPKE"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
-        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
+        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS", "Guidance"]),
+        // What a navigation instruction says, in the phone's language: maneuver, roundabout exit, distance (sans-I/O).
+        .target(name: "Guidance"),
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
         .target(name: "HPKE", dependencies: ["CCrypto"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
@@ -58,13 +60,13 @@ let package = Package(
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The configuration file (sans-I/O): parsed into the layers' settings.
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
-                                         "Platform", "Input"]),
+                                         "Platform", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS",
                                                "Notifications", "Screens", "Console"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE", "Guidance"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -72,7 +74,7 @@ let package = Package(
         // Software renderer and FreeType text (sans-I/O: draws into memory).
         .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"], linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
-        .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),
+        .target(name: "Screens", dependencies: ["Graphics", "Pairing", "Guidance"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
         .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).
@@ -106,6 +108,7 @@ let package = Package(
         .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
+        .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
@@ -114,11 +117,12 @@ let package = Package(
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display"], exclude: ["Golden"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore",
+                                               "Screens"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import Guidance
 import HeadUnitCore
 import Notifications
 import SMP
@@ -53,6 +54,9 @@ extension EventLog {
             j.field("kind", e.kind.description)
             j.field("title", e.title)
             j.field("message", e.message)
+            if let g = e.guidance { j.field("maneuver", g.maneuver.eventName) }
+            if let exit = e.guidance?.roundaboutExit { j.field("roundabout_exit", exit) }
+            if let metres = e.guidance?.distance?.metres { j.field("distance_m", metres) }
         }
     }
 }

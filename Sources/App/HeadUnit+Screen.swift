@@ -2,6 +2,7 @@ import BluetoothCore
 import CLinux
 import HeadUnitCore
 import Platform
+import Screens
 
 /// What the driver sees: the core's screen model drawn, and redrawn when
 /// time alone changes it (the clock, the progress bar).
@@ -11,7 +12,7 @@ extension HeadUnit {
         // or to wake up for.
         guard screen.isDrawing else { return }
         let now = Clock.now()
-        screen.model = core.screenModel(now: now, systemClock: HeadUnit.clockText())
+        screen.model = core.screenModel(now: now, systemMinutes: HeadUnit.systemMinutes())
         screen.refresh()
         let wait = core.millisecondsToNextVisibleChange(now: now,
                                                         systemMillisecondsToNextMinute: 60_000 - (Clock.unixMicroseconds() / 1000) % 60_000)
@@ -23,10 +24,14 @@ extension HeadUnit {
 
     /// "21:17" in the system's local time (until the phone tells the time).
     static func clockText() -> String {
+        systemMinutes().map { ScreenLocale().clockText(minutesSinceMidnight: $0) } ?? ""
+    }
+
+    /// The system's local time of day in minutes, nil if unknown.
+    static func systemMinutes() -> Int? {
         var t = time_t(Clock.unixMicroseconds() / 1_000_000)
         var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return "" }
-        let minutes = parts.tm_min < 10 ? "0\(parts.tm_min)" : "\(parts.tm_min)"
-        return "\(parts.tm_hour):\(minutes)"
+        guard localtime_r(&t, &parts) != nil else { return nil }
+        return Int(parts.tm_hour) * 60 + Int(parts.tm_min)
     }
 }

@@ -77,7 +77,7 @@ final class HeadUnit {
         let stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
                                  bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load())
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
-                                    deviceName: configuration.deviceName)
+                                    deviceName: configuration.deviceName, screenLocale: configuration.screenLocale)
         core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
         driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }

@@ -21,7 +21,7 @@ enum RenderCommand {
             StandardErrorLog.line("headunit: \(path): \(error)")
             return 1
         }
-        print("\(path): \(canvas.width)x\(canvas.height), \(Maneuver.allCases.count) maneuvers")
+        print("\(path): \(canvas.width)x\(canvas.height), \(ManeuverSheet.tiles.count) maneuvers")
         return 0
     }
 }

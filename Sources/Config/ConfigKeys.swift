@@ -4,6 +4,7 @@ import Display
 import Graphics
 import Input
 import Platform
+import Screens
 import SMP
 
 /// One key of the file: where it lives, how its text becomes part of the
@@ -100,6 +101,36 @@ extension ConfigKey {
             c.theme = t
             return nil
         }, render: { $0.theme.rawValue }),
+        ConfigKey(section: "display", name: "language", apply: { v, c in
+            guard let l = ScreenLanguage(code: v) else {
+                return "'\(v)' is not one of " + ScreenLanguage.allCases.map { $0.code }.joined(separator: ", ")
+            }
+            c.language = l
+            return nil
+        }, render: { $0.language.code }),
+        ConfigKey(section: "display", name: "clock", apply: { v, c in
+            switch v.lowercased() {
+            case "24h", "24": c.clock = .hours24
+            case "12h", "12": c.clock = .hours12
+            default: return "'\(v)' is not 24h or 12h"
+            }
+            return nil
+        }, render: { $0.clock == .hours12 ? "12h" : "24h" }),
+        ConfigKey(section: "display", name: "units", apply: { v, c in
+            switch v.lowercased() {
+            case "auto": c.units = .phone
+            case "metric": c.units = .metric
+            case "imperial": c.units = .imperial
+            default: return "'\(v)' is not auto, metric or imperial"
+            }
+            return nil
+        }, render: { c in
+            switch c.units {
+            case .phone: return "auto"
+            case .metric: return "metric"
+            case .imperial: return "imperial"
+            }
+        }),
 
         // [touch]
         boolKey("touch", "swap-axes", { $0.touch.swapAxes }, { $0.touch.swapAxes = $1 }),

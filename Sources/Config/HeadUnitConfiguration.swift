@@ -5,6 +5,7 @@ import Graphics
 import Input
 import Notifications
 import Platform
+import Screens
 import SMP
 
 /// Everything `/etc/headunit.conf` can set, with the default of every key.
@@ -35,6 +36,11 @@ public struct HeadUnitConfiguration: Equatable {
     public var connector: String?
     public var rotation: Rotation = .none
     public var theme: ThemeSetting = .auto
+    /// The language of the head unit's own words on screen.
+    public var language: ScreenLanguage = .english
+    public var clock: ClockFormat = .hours24
+    /// Distances as the phone writes them, or converted.
+    public var units: UnitSystem = .phone
 
     // [touch]
     public var touch = TouchCalibration()
@@ -88,6 +94,9 @@ public struct HeadUnitConfiguration: Equatable {
         if let mode { options.virtualSize = Size(width: mode.width, height: mode.height) }
         return options
     }
+
+    /// The screen's language, clock and units.
+    public var screenLocale: ScreenLocale { ScreenLocale(language: language, clock: clock, units: units) }
 
     /// The confirm key and the touch calibration for every input device.
     public var input: InputSettings { InputSettings(confirmKey: confirmKey, calibration: touch) }

@@ -8,11 +8,15 @@ import Screens
 /// What the driver sees: the screen model composed from the pairing state,
 /// the passkey, the current Maps instruction and what is playing.
 extension HeadUnitCore {
-    /// `systemClock`: the time of day the shell read, shown until the phone tells the time.
-    public func screenModel(now: Instant, systemClock: String) -> ScreenModel {
-        var model = ScreenModel(pairing: pairing.state, clock: phoneClock?.text(at: now) ?? systemClock,
+    /// `systemMinutes`: the time of day the shell read (minutes since
+    /// midnight, nil if unknown), shown until the phone tells the time, in
+    /// the screen's language and clock format.
+    public func screenModel(now: Instant, systemMinutes: Int?) -> ScreenModel {
+        let locale = settings.screenLocale
+        let minutes = phoneClock?.minutesSinceMidnight(at: now) ?? systemMinutes
+        var model = ScreenModel(pairing: pairing.state, clock: minutes.map { locale.clockText(minutesSinceMidnight: $0) } ?? "",
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
-                                actions: ScreenModel.defaultActions(for: pairing.state))
+                                actions: ScreenModel.defaultActions(for: pairing.state), locale: locale)
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
             model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app)

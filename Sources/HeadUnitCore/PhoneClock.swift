@@ -25,10 +25,15 @@ public struct PhoneClock {
 
     /// "8:15" at `now`.
     public func text(at now: Instant) -> String {
+        let t = minutesSinceMidnight(at: now)
+        let minutes = t % 60
+        return "\(t / 60):" + (minutes < 10 ? "0\(minutes)" : "\(minutes)")
+    }
+
+    /// The phone's time of day at `now`, in minutes.
+    public func minutesSinceMidnight(at now: Instant) -> Int {
         let elapsed = max(0, now.millisecondsSince(readAt)) / 1000
-        let t = (secondsOfDay + elapsed) % 86_400
-        let minutes = (t / 60) % 60
-        return "\(t / 3600):" + (minutes < 10 ? "0\(minutes)" : "\(minutes)")
+        return Int((secondsOfDay + elapsed) % 86_400 / 60)
     }
 
     /// Milliseconds until the minute shown changes.

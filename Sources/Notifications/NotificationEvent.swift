@@ -1,4 +1,5 @@
 import ANCS
+import Guidance
 
 /// The `action` field of the `notification` event.
 public enum NotificationEventAction: Hashable, CustomStringConvertible {
@@ -18,8 +19,9 @@ public enum NotificationEventAction: Hashable, CustomStringConvertible {
 }
 
 /// The data of one `notification` event (docs/PROTOCOL.md §6): action, uid, app,
-/// category, kind, title, message. Title and message are nil when not
-/// fetched, and always nil for a dropped notification.
+/// category, kind, title, message, and for navigation what the instruction
+/// says (maneuver, roundabout exit, distance). Title and message are nil
+/// when not fetched, and always nil for a dropped notification.
 public struct NotificationEvent: Equatable {
     public var action: NotificationEventAction
     public var uid: NotificationUID
@@ -31,6 +33,9 @@ public struct NotificationEvent: Equatable {
     public var kind: NotificationKind
     public var title: String?
     public var message: String?
+    /// The instruction understood: for a navigation notification shown or
+    /// updated with text.
+    public var guidance: Guidance?
 
     public init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String? = nil,
                 category: CategoryID, kind: NotificationKind, title: String? = nil, message: String? = nil) {
@@ -42,5 +47,9 @@ public struct NotificationEvent: Equatable {
         self.kind = kind
         self.title = title
         self.message = message
+        // Read for what is shown; a removal says nothing new.
+        if kind == .navigation && action != .removed && action != .dropped && (title != nil || message != nil) {
+            guidance = Guidance(title: title ?? "", message: message ?? "")
+        }
     }
 }

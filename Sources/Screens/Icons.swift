@@ -1,4 +1,5 @@
 import Graphics
+import Guidance
 
 /// Icons drawn from vector shapes in a unit square (0...1, y down), scaled
 /// into a pixel rectangle when drawn. No bitmaps.
@@ -29,6 +30,24 @@ enum Icons {
     }
 
     static func mirrored(_ p: Path) -> Path { p.transformed(sx: -1, sy: 1, dx: 1, dy: 0) }
+
+    /// The arrow of `m`; a roundabout with a known exit carries the exit's
+    /// number in its ring (drawn from strokes like the arrows, no font).
+    static func maneuver(_ m: Maneuver, exit: Int?) -> Path {
+        guard m == .roundabout, let exit, exit >= 1, exit <= 99 else { return maneuver(m) }
+        let pi = Trig.pi
+        var p = Path()
+        // A larger ring than the plain icon's, to hold the number.
+        let c = PointF(0.44, 0.56)
+        p.addCircle(center: c, radius: 0.36)
+        p.addCircle(center: c, radius: 0.26, hole: true)
+        p.addStroke([PointF(c.x, 0.99), PointF(c.x, 0.88)], width: shaft)
+        let a = -pi / 4
+        let from = PointF(c.x + 0.31 * Trig.cos(a), c.y + 0.31 * Trig.sin(a))
+        p.addPath(arrow([from, PointF(0.95, 0.05)], shaft: shaft * 0.9))
+        p.addPath(Digits.number(exit, center: c, height: 0.24))
+        return p
+    }
 
     static func maneuver(_ m: Maneuver) -> Path {
         let pi = Trig.pi
@@ -65,6 +84,19 @@ enum Icons {
             let from = PointF(c.x + 0.2 * Trig.cos(a), c.y + 0.2 * Trig.sin(a))
             p.addPath(arrow([from, PointF(0.9, 0.1)], shaft: shaft * 0.9))
             return p
+        case .merge:
+            // A side road joining the one that goes on.
+            var p = arrow([PointF(0.62, 0.94), PointF(0.62, 0.08)])
+            p.addStroke([PointF(0.2, 0.94), PointF(0.2, 0.74), PointF(0.6, 0.38)], width: shaft * 0.8)
+            p.addCircle(center: PointF(0.2, 0.94), radius: shaft * 0.4)
+            return p
+        case .exitRight:
+            // The road goes on (thin), the exit leaves it to the right.
+            var p = arrow([PointF(0.26, 0.94), PointF(0.26, 0.7), PointF(0.84, 0.2)])
+            p.addStroke([PointF(0.26, 0.7), PointF(0.26, 0.06)], width: shaft * 0.5)
+            return p
+        case .exitLeft:
+            return mirrored(maneuver(.exitRight))
         case .arrive:
             var p = Path()
             p.addCircle(center: PointF(0.5, 0.36), radius: 0.28)

@@ -51,7 +51,7 @@ public struct ScreenLayout: Equatable {
     public init(model: ScreenModel, size: Size) {
         self.init(kind: model.kind, size: size, hasHint: model.hint != nil, buttonCount: model.actions.count,
                   counterCount: model.dropped.prefix(NotificationCategory.allCases.count).filter { $0 > 0 }.count,
-                  showsHeadline: ScreenLayout.showsHeadline(model))
+                  showsHeadline: ScreenLayout.showsHeadline(model), wideClock: model.locale.clock == .hours12)
     }
 
     /// The idle screen states its words in a headline unless a button
@@ -62,8 +62,9 @@ public struct ScreenLayout: Equatable {
 
     /// `counterCount`: categories with dropped notifications; the status
     /// text gets the room the counters do not need.
+    /// `wideClock`: a 12-hour clock ("12:45 PM") needs more room.
     public init(kind: ScreenKind, size: Size, hasHint: Bool, buttonCount: Int, counterCount: Int = 0,
-                showsHeadline: Bool = true) {
+                showsHeadline: Bool = true, wideClock: Bool = false) {
         self.size = size
         self.kind = kind
         unit = Float(max(1, min(size.width, size.height))) / 480
@@ -71,7 +72,7 @@ public struct ScreenLayout: Equatable {
         let m = px(14)
         let barH = px(56)
         statusBar = Rect(x: 0, y: 0, width: w, height: barH)
-        let clockW = px(104)
+        let clockW = px(wideClock ? 150 : 104)
         clock = Rect(x: w - m - clockW, y: 0, width: clockW, height: barH)
         if size.isPortrait && counterCount > 0 {
             // Too narrow for state, counters and clock on one row: the

@@ -76,10 +76,13 @@ public struct ScreenModel: Equatable {
     public var theme: ThemeMode
     /// Touch targets offered on the idle screen, in this order.
     public var actions: [ScreenAction]
+    /// The language of the head unit's own words, and its units.
+    public var locale: ScreenLocale
 
     public init(pairing: PairingState = .discover, clock: String = "", dropped: [Int] = [],
                 passkey: String? = nil, hint: String? = nil, navigation: NavigationInstruction? = nil,
-                nowPlaying: NowPlaying? = nil, theme: ThemeMode = .night, actions: [ScreenAction] = []) {
+                nowPlaying: NowPlaying? = nil, theme: ThemeMode = .night, actions: [ScreenAction] = [],
+                locale: ScreenLocale = ScreenLocale()) {
         self.pairing = pairing
         self.clock = clock
         self.dropped = dropped
@@ -89,6 +92,7 @@ public struct ScreenModel: Equatable {
         self.nowPlaying = nowPlaying
         self.theme = theme
         self.actions = actions
+        self.locale = locale
     }
 
     /// The actions docs/PROTOCOL.md §1 offers in each state.

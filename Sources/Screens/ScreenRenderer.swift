@@ -1,5 +1,6 @@
 import Pairing
 import Graphics
+import Guidance
 
 /// Draws `ScreenModel`s onto a canvas and redraws only what changed since
 /// the previous model: a new distance repaints the distance box, a clock tick
@@ -10,8 +11,11 @@ public final class ScreenRenderer {
     private var lastLayout: ScreenLayout?
     /// What the last renders drew, region by region.
     public private(set) var elements: [DrawnElement] = []
-    /// Maneuver arrows in unit coordinates, built once each.
-    private var maneuverIcons: [Maneuver: Path] = [:]
+    /// Maneuver arrows in unit coordinates, built once each (per roundabout exit).
+    private var maneuverIcons: [IconKey: Path] = [:]
+    /// The last instruction read, and what it says: reading the text is
+    /// done once per instruction, not per region and frame.
+    private var summaryCache: (instruction: NavigationInstruction, locale: ScreenLocale, summary: NavigationSummary)?
 
     public init(fonts: Fonts) { self.fonts = fonts }
 
@@ -33,7 +37,7 @@ public final class ScreenRenderer {
         canvas.clip = canvas.bounds
         defer { canvas.clip = savedClip }
 
-        guard let previous = last, lastLayout == layout, previous.theme == model.theme else {
+        guard let previous = last, lastLayout == layout, previous.theme == model.theme, previous.locale == model.locale else {
             elements.removeAll()
             canvas.clear(theme.background)
             drawAll(model, layout, theme, canvas)
@@ -53,7 +57,7 @@ public final class ScreenRenderer {
         switch layout.kind {
         case .cards:
             let a = navSummary(previous), b = navSummary(model)
-            update(.navArrow, a?.maneuver != b?.maneuver || (a == nil) != (b == nil))
+            update(.navArrow, a?.maneuver != b?.maneuver || a?.roundaboutExit != b?.roundaboutExit || (a == nil) != (b == nil))
             update(.navDistance, a?.distance != b?.distance || a?.unit != b?.unit || (a == nil) != (b == nil))
             update(.navApp, a?.app != b?.app)
             update(.navText, a?.primary != b?.primary || a?.secondary != b?.secondary || (a == nil) != (b == nil))
@@ -74,7 +78,10 @@ public final class ScreenRenderer {
 
     private func navSummary(_ m: ScreenModel) -> NavigationSummary? {
         guard let n = m.navigation else { return nil }
-        return NavigationSummary(n)
+        if let c = summaryCache, c.instruction == n, c.locale == m.locale { return c.summary }
+        let s = NavigationSummary(n, locale: m.locale)
+        summaryCache = (n, m.locale, s)
+        return s
     }
 
     /// What the progress region shows: both times and the filled width.
@@ -111,10 +118,16 @@ public final class ScreenRenderer {
         }
     }
 
-    private func maneuverIcon(_ m: Maneuver) -> Path {
-        if let p = maneuverIcons[m] { return p }
-        let p = Icons.maneuver(m)
-        maneuverIcons[m] = p
+    private struct IconKey: Hashable {
+        var maneuver: Maneuver
+        var exit: Int?
+    }
+
+    private func maneuverIcon(_ m: Maneuver, _ exit: Int?) -> Path {
+        let key = IconKey(maneuver: m, exit: exit)
+        if let p = maneuverIcons[key] { return p }
+        let p = Icons.maneuver(m, exit: exit)
+        maneuverIcons[key] = p
         return p
     }
 
@@ -138,7 +151,7 @@ public final class ScreenRenderer {
         canvas.withClip(r) {
             if clear { canvas.fill(r, ScreenRenderer.background(of: region, theme)) }
             let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, region: region, box: r,
-                                  maneuverIcon: maneuverIcon)
+                                  summary: navSummary(model), maneuverIcon: maneuverIcon)
             d.paint(model)
             elements.append(contentsOf: d.drawn)
         }
@@ -154,13 +167,14 @@ private final class RegionPainter {
     let theme: Theme
     let region: ScreenRegion
     let box: Rect
-    let maneuverIcon: (Maneuver) -> Path
+    let summary: NavigationSummary?
+    let maneuverIcon: (Maneuver, Int?) -> Path
     var drawn: [DrawnElement] = []
 
     init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, region: ScreenRegion, box: Rect,
-         maneuverIcon: @escaping (Maneuver) -> Path) {
+         summary: NavigationSummary?, maneuverIcon: @escaping (Maneuver, Int?) -> Path) {
         self.fonts = fonts; self.canvas = canvas; self.layout = layout; self.theme = theme
-        self.region = region; self.box = box; self.maneuverIcon = maneuverIcon
+        self.region = region; self.box = box; self.summary = summary; self.maneuverIcon = maneuverIcon
     }
 
     func px(_ v: Float) -> Int { layout.px(v) }
@@ -221,7 +235,7 @@ private final class RegionPainter {
         canvas.fillCircle(center: PointF(Float(dot.x) + r, Float(box.midY)), radius: r, dotColor)
         record("state-dot", "", dot, dot)
         let tx = dot.maxX + px(12)
-        centredLine("state", model.pairing.text, in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
+        centredLine("state", model.locale.state(model.pairing), in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
                     size: px(20), weight: .bold, color: theme.text)
     }
 
@@ -253,7 +267,6 @@ private final class RegionPainter {
     }
 
     private func paintNavigation(_ model: ScreenModel) {
-        let summary = model.navigation.map { NavigationSummary($0) }
         switch region {
         case .navArrow:
             let tileColor = summary == nil ? theme.raised : theme.accent
@@ -261,16 +274,16 @@ private final class RegionPainter {
             let inset = box.width * 14 / 100
             let iconBox = box.insetBy(dx: inset, dy: inset)
             let maneuver = summary?.maneuver ?? .neutral
-            canvas.drawIcon(maneuverIcon(maneuver), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
+            canvas.drawIcon(maneuverIcon(maneuver, summary?.roundaboutExit), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
             record("maneuver", "", box, box)
         case .navDistance:
             guard let s = summary else {
-                centredLine("distance", "No route", in: box, size: px(40), weight: .bold, color: theme.secondary)
+                centredLine("distance", model.locale.text(.noRoute), in: box, size: px(40), weight: .bold, color: theme.secondary)
                 return
             }
             if s.distance.isEmpty {
                 // No distance (an arrival, a bare instruction): name the maneuver instead.
-                if let label = s.maneuver.label {
+                if let label = model.locale.label(s.maneuver) {
                     centredLine("maneuver-label", label, in: box, size: px(44), weight: .bold, color: theme.text)
                 }
                 return
@@ -298,7 +311,7 @@ private final class RegionPainter {
             text("app", s.app, in: box, TextStyle(size: px(19), color: theme.secondary))
         default:
             guard let s = summary else {
-                text("primary", "Start a route in Maps on the iPhone", in: box,
+                text("primary", model.locale.text(.startRoute), in: box,
                      TextStyle(size: px(24), color: theme.secondary, maxLines: 2))
                 return
             }
@@ -323,12 +336,13 @@ private final class RegionPainter {
         switch region {
         case .musicMeta:
             guard let n = n else {
-                text("title", "Nothing playing", in: box, TextStyle(size: px(28), weight: .bold, color: theme.secondary))
+                text("title", model.locale.text(.nothingPlaying), in: box,
+                     TextStyle(size: px(28), weight: .bold, color: theme.secondary, maxLines: 2))
                 return
             }
             let title = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
             var y = box.y
-            let res = text("title", n.title.isEmpty ? "Unknown title" : n.title, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
+            let res = text("title", n.title.isEmpty ? model.locale.text(.unknownTitle) : n.title, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
             y += res.lines * title.lineAdvance + px(8)
             if !n.artist.isEmpty && y + px(22) <= box.maxY {
                 let artist = TextStyle(size: px(23), color: theme.text)
@@ -375,7 +389,7 @@ private final class RegionPainter {
         let r = Float(px(7))
         canvas.fillCircle(center: PointF(Float(box.x + px(22)), Float(box.midY)), radius: r, theme.warn)
         let tx = box.x + px(40)
-        centredLine("hint", hint, in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
+        centredLine("hint", model.locale.translate(hint), in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
                     size: px(20), weight: .regular, color: theme.text)
     }
 
@@ -383,13 +397,13 @@ private final class RegionPainter {
         let state = model.pairing
         let emblemColor = state.isConnected ? theme.good : theme.accent
         icon("emblem", Icons.phoneLink(), in: layout.idleIcon, color: emblemColor)
-        let labels = model.actions.map { $0.label(for: state) }
+        let labels = model.actions.map { model.locale.label($0, for: state) }
         if !layout.idleHeadline.isEmpty {
-            text("headline", state.text, in: layout.idleHeadline,
+            text("headline", model.locale.state(state), in: layout.idleHeadline,
                  TextStyle(size: px(34), weight: .bold, color: theme.text, alignment: .center))
         }
         if let hint = model.hint, !layout.idleHint.isEmpty {
-            text("hint", hint, in: layout.idleHint,
+            text("hint", model.locale.translate(hint), in: layout.idleHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         }
         for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
@@ -402,15 +416,19 @@ private final class RegionPainter {
             }
             canvas.fillRoundedRect(r, radius: Float(px(16)), bg)
             let inner = r.insetBy(dx: px(16), dy: 0)
-            let res = fonts.draw(labels[i], in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: px(24), weight: .bold)) / 2
-                                                     - fonts.ascent(size: px(24), weight: .bold), width: inner.width, height: r.height),
-                                 style: TextStyle(size: px(24), weight: .bold, color: fg, alignment: .center), on: canvas)
+            // A longer label (another language) gets smaller type before it is cut short.
+            var size = px(24)
+            let width = fonts.measure(labels[i], size: size, weight: .bold)
+            if width > inner.width { size = max(px(17), size * inner.width / width) }
+            let res = fonts.draw(labels[i], in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: size, weight: .bold)) / 2
+                                                     - fonts.ascent(size: size, weight: .bold), width: inner.width, height: r.height),
+                                 style: TextStyle(size: size, weight: .bold, color: fg, alignment: .center), on: canvas)
             record("button-\(i)", labels[i], r, r.union(res.ink))
         }
     }
 
     private func paintPairing(_ model: ScreenModel) {
-        text("pairing-title", "Enter this passkey on the iPhone", in: layout.pairingTitle,
+        text("pairing-title", model.locale.text(.enterPasskey), in: layout.pairingTitle,
              TextStyle(size: px(28), weight: .bold, color: theme.text, alignment: .center))
         let key = model.passkey ?? ""
         // Two groups of three digits with a gap, as large as fits.
@@ -434,10 +452,10 @@ private final class RegionPainter {
         let r2 = fonts.draw(second, x: x, baseline: baseline, size: size, weight: .bold, color: theme.text, on: canvas)
         record("passkey", key, box, r1.ink.union(r2.ink))
         if let hint = model.hint {
-            text("hint", hint, in: layout.pairingHint,
+            text("hint", model.locale.translate(hint), in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         } else if let name = model.pairing.server {
-            text("hint", "Pairing with \(name)", in: layout.pairingHint,
+            text("hint", model.locale.text(.pairingWith, name), in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.secondary, alignment: .center))
         }
     }

@@ -6,6 +6,7 @@ import Graphics
 import Input
 import Notifications
 import Platform
+import Screens
 import SMP
 import Testing
 @testable import Config
@@ -36,6 +37,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.stateDirectory == "/var/lib/headunit")
         #expect(c.theme == .auto)
         #expect(c.rotation == .none)
+        #expect(c.screenLocale == ScreenLocale(language: .english, clock: .hours24, units: .phone))
         #expect(c.ancs().probeIntervalMilliseconds == ANCSConfiguration().probeIntervalMilliseconds)
         #expect(c.ancs().messageMaxLength == ANCSConfiguration().messageMaxLength)
     }
@@ -54,6 +56,9 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         connector = HDMI-A-2
         rotation = 270
         theme = night
+        language = de
+        clock = 12h
+        units = imperial
         [touch]
         swap-axes = yes
         invert-x = on
@@ -87,6 +92,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.displayOptions.virtualSize == Size(width: 1280, height: 720))
         #expect(c.displayOptions.rotation == .clockwise270)
         #expect(c.theme == .night)
+        #expect(c.screenLocale == ScreenLocale(language: .german, clock: .hours12, units: .imperial))
         #expect(c.input.calibration == TouchCalibration(swapAxes: true, invertX: true, invertY: false))
         let ancs = c.ancs()
         #expect(ancs.titleMaxLength == 32 && ancs.subtitleMaxLength == 16 && ancs.messageMaxLength == 512)
@@ -356,5 +362,42 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(parse("[bluetooth]\ndevice-name = \"a\"b\n").diagnostics.count == 1)
         #expect(closest("rotaton", among: ["rotation", "theme"]) == "rotation")
         #expect(closest("zzz", among: ["rotation", "theme"]) == nil)
+    }
+}
+
+/// The screen's language, clock and units (`[display]`).
+@Suite struct ScreenLocaleConfigTests {
+    @Test(arguments: [
+        ("en", ScreenLanguage.english), ("ES", .spanish), ("de", .german), ("fr", .french), ("it", .italian),
+        ("pt-BR", .portuguese), ("nl", .dutch), ("pl", .polish), ("tr", .turkish), ("ja", .japanese),
+        ("zh-Hans", .chineseSimplified), ("zh-CN", .chineseSimplified), ("zh", .chineseSimplified),
+        ("zh-Hant", .chineseTraditional), ("zh-TW", .chineseTraditional), ("ko", .korean), ("ar", .arabic),
+    ])
+    func language(_ value: String, _ expected: ScreenLanguage) {
+        let r = parse("[display]\nlanguage = \(value)\n")
+        #expect(r.diagnostics.isEmpty, "\(r.diagnostics)")
+        #expect(r.configuration.language == expected)
+        // What `config` prints reads back the same.
+        #expect(parse(r.configuration.render()).configuration.language == expected)
+    }
+
+    @Test func unknownLanguageIsEnglishWithADiagnostic() throws {
+        let r = parse("[display]\nlanguage = klingon\n")
+        try #require(r.diagnostics.count == 1)
+        #expect(r.diagnostics[0].description
+            == "/etc/headunit.conf:2: display.language: 'klingon' is not one of en, es, de, fr, it, pt, nl, pl, tr, ja, zh-Hans, zh-Hant, ko, ar; using en")
+        #expect(r.configuration.language == .english)
+    }
+
+    @Test func clockAndUnits() throws {
+        let r = parse("[display]\nclock = 12H\nunits = Metric\n")
+        #expect(r.diagnostics.isEmpty)
+        #expect(r.configuration.clock == .hours12 && r.configuration.units == .metric)
+        let bad = parse("[display]\nclock = 13h\nunits = furlongs\n")
+        #expect(bad.diagnostics.map(\.description) == [
+            "/etc/headunit.conf:2: display.clock: '13h' is not 24h or 12h; using 24h",
+            "/etc/headunit.conf:3: display.units: 'furlongs' is not auto, metric or imperial; using auto",
+        ])
+        #expect(bad.configuration.screenLocale == ScreenLocale())
     }
 }

@@ -72,7 +72,7 @@ extension CoreRig {
 
     func sent(_ code: UInt8) -> Int { smpSent.filter { $0.first == code }.count }
 
-    func screen() -> ScreenModel { core.screenModel(now: now, systemClock: "9:41") }
+    func screen() -> ScreenModel { core.screenModel(now: now, systemMinutes: 9 * 60 + 41) }
 
     /// Errors in the event log, as "what: detail".
     var errors: [String] {

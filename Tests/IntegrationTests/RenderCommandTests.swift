@@ -9,7 +9,7 @@ import Testing
         let out = Paths.temporaryDirectory("render").appendingPathComponent("maneuvers.png")
         let run = try HeadUnitRun.run(["render", "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.hasSuffix("384x288, 11 maneuvers"))
+        #expect(run.stdout.hasSuffix("384x384, 16 maneuvers"))
         // Pixels, not bytes: how libpng compresses them is not the point.
         let written = try #require(PNGFile.read(path: out.path))
         let reference = try #require(PNGFile.read(path: Paths.packageRoot.appendingPathComponent("Tests/ScreensTests/Golden/maneuvers.png").path))

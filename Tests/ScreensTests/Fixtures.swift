@@ -87,6 +87,22 @@ enum Fixtures {
                     theme: .day)
     }
 
+    /// The head unit's own words in German, a 12-hour clock and metric
+    /// units (the phone said 0.5 mi); the instruction in German.
+    static func cardsGerman() -> ScreenModel {
+        ScreenModel(pairing: .connected(server: phone), clock: "9:41 PM",
+                    hint: "Share System Notifications is off on the iPhone",
+                    navigation: NavigationInstruction(title: "In 0.5 mi", message: "Im Kreisverkehr die 3. Ausfahrt nehmen auf B27",
+                                                      app: "com.google.Maps"),
+                    theme: .night, locale: ScreenLocale(language: .german, clock: .hours12, units: .metric))
+    }
+
+    static func idleRememberedGerman() -> ScreenModel {
+        let s = PairingState.remembered(server: phone)
+        return ScreenModel(pairing: s, clock: "18:05", theme: .day, actions: ScreenModel.defaultActions(for: s),
+                           locale: ScreenLocale(language: .german))
+    }
+
     static let all: [(String, ScreenModel)] = [
         ("idle-discover", idleDiscover()),
         ("idle-discovering", idleDiscovering()),
@@ -98,5 +114,7 @@ enum Fixtures {
         ("cards-day", cardsDay()),
         ("cards-navigation-only", cardsNavigationOnly()),
         ("cards-music-only-hint", cardsMusicOnlyWithHint()),
+        ("cards-german", cardsGerman()),
+        ("idle-remembered-german", idleRememberedGerman()),
     ]
 }

@@ -1,5 +1,6 @@
 import Testing
 import Graphics
+import Guidance
 @testable import Screens
 
 /// The sheet of every maneuver arrow that `headunit render` writes. The
@@ -20,11 +21,11 @@ import Graphics
         let canvas = Canvas(size: ManeuverSheet.size(tile: tile))
         ManeuverSheet.draw(on: canvas, tile: tile)
         let white = Color(rgb: 0xFFFFFF).pixel
-        for i in Maneuver.allCases.indices {
+        for i in ManeuverSheet.tiles.indices {
             let cell = Rect(x: (i % ManeuverSheet.columns) * tile, y: (i / ManeuverSheet.columns) * tile, width: tile, height: tile)
             var ink = 0
             for y in cell.y..<cell.maxY { for x in cell.x..<cell.maxX where canvas.pixel(x: x, y: y) == white { ink += 1 } }
-            #expect(ink > tile * tile / 20, "\(Maneuver.allCases[i]): \(ink) white pixels")
+            #expect(ink > tile * tile / 20, "\(ManeuverSheet.tiles[i].maneuver.eventName) \(ManeuverSheet.tiles[i].exit ?? 0): \(ink) white pixels")
         }
     }
 }

@@ -53,7 +53,7 @@ enum TextPlacement {
 
         // The status bar always shows the state words and the clock.
         let state = elements.first { $0.name == "state" }
-        #expect(state?.text == model.pairing.text, "\(label): state text")
+        #expect(state?.text == model.locale.state(model.pairing), "\(label): state text")
         if let s = state { #expect(layout.statusBar.contains(s.ink)) }
         if !model.clock.isEmpty {
             let clock = elements.first { $0.name == "clock" }
@@ -73,7 +73,7 @@ enum TextPlacement {
             }
         case .cards:
             if let n = model.navigation {
-                let s = NavigationSummary(n)
+                let s = NavigationSummary(n, locale: model.locale)
                 if !s.distance.isEmpty {
                     let d = elements.first { $0.name == "distance" }
                     #expect(d?.text == s.distance, "\(label): distance")
@@ -96,7 +96,7 @@ enum TextPlacement {
         case .idle:
             for (i, action) in model.actions.enumerated() {
                 let b = elements.first { $0.name == "button-\(i)" }
-                #expect(b?.text == action.label(for: model.pairing))
+                #expect(b?.text == model.locale.label(action, for: model.pairing))
                 if let b = b {
                     #expect(ScreenLayout.hitTest(Point(x: b.box.midX, y: b.box.midY), model: model, size: canvas.size) == action)
                 }

@@ -29,6 +29,7 @@ let targets: [FuzzTarget] = [
     KeyPacketTarget.target,
     NotifBridgeTarget.target,
     HPKETarget.target,
+    GuidanceTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?

@@ -1,0 +1,173 @@
+/// Instruction text brought to one spelling so that a phrase table can be
+/// matched byte for byte: lower case, Latin letters without their accents
+/// (ä, á, ł, ş → a, a, l, s), Arabic without its vowel marks and with one
+/// form of alef and yeh, every kind of digit as ASCII, every kind of blank as
+/// one space, invisible direction marks dropped. Punctuation stays, so "2."
+/// (an ordinal), "1,5" (a decimal) and "1/2" (a fraction) still read as
+/// written.
+///
+/// Each folded byte remembers the scalar of the original text it came from,
+/// so a match (a distance) can be cut out of the text as the phone wrote it.
+/// No Foundation: the firmware is Embedded Swift.
+struct FoldedText {
+    /// UTF-8, starting and ending with a space, no two spaces in a row.
+    private(set) var bytes: [UInt8] = [0x20]
+    /// For every byte of `bytes`, the index in `scalars` it came from (-1
+    /// for the spaces added at both ends).
+    private(set) var origin: [Int] = [-1]
+    /// The original text.
+    let scalars: [Unicode.Scalar]
+
+    /// Texts longer than this are cut: an instruction is a line or two, and
+    /// the cap bounds the work on any input.
+    static let maximumScalars = 1024
+
+    init(_ text: String) {
+        var s: [Unicode.Scalar] = []
+        s.reserveCapacity(min(text.utf8.count, FoldedText.maximumScalars))
+        for u in text.unicodeScalars {
+            if s.count == FoldedText.maximumScalars { break }
+            s.append(u)
+        }
+        scalars = s
+        bytes.reserveCapacity(s.count * 2 + 2)
+        origin.reserveCapacity(s.count * 2 + 2)
+        for (i, u) in s.enumerated() { append(FoldedText.fold(u), from: i) }
+        if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
+    }
+
+    private mutating func append(_ folded: Folded, from index: Int) {
+        switch folded {
+        case .drop:
+            return
+        case .space:
+            if bytes.last == 0x20 { return }
+            bytes.append(0x20)
+            origin.append(index)
+        case .scalar(let v):
+            FoldedText.encode(v, into: &bytes)
+            while origin.count < bytes.count { origin.append(index) }
+        }
+    }
+
+    /// UTF-8 of one scalar value (a valid scalar: `fold` only returns those).
+    static func encode(_ v: UInt32, into bytes: inout [UInt8]) {
+        switch v {
+        case 0..<0x80:
+            bytes.append(UInt8(v))
+        case 0x80..<0x800:
+            bytes.append(0xC0 | UInt8(v >> 6))
+            bytes.append(0x80 | UInt8(v & 0x3F))
+        case 0x800..<0x10000:
+            bytes.append(0xE0 | UInt8(v >> 12))
+            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
+            bytes.append(0x80 | UInt8(v & 0x3F))
+        default:
+            bytes.append(0xF0 | UInt8(v >> 18))
+            bytes.append(0x80 | UInt8((v >> 12) & 0x3F))
+            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
+            bytes.append(0x80 | UInt8(v & 0x3F))
+        }
+    }
+
+    /// The original text from scalar `from` up to, not including, `to`.
+    func original(_ from: Int, _ to: Int) -> String {
+        var out = ""
+        if from < to { out.unicodeScalars.append(contentsOf: scalars[from..<to]) }
+        return out
+    }
+
+    // MARK: - Folding one scalar
+
+    enum Folded: Equatable {
+        case drop
+        case space
+        case scalar(UInt32)
+    }
+
+    /// Base letters of U+00C0...U+00FF (upper and lower case), "_" where the
+    /// character is not a letter (× ÷).
+    private static let latin1: [UInt8] = Array("aaaaaaaceeeeiiiidnooooo_ouuuuytsaaaaaaaceeeeiiiidnooooo_ouuuuyty".utf8)
+    /// Base letters of U+0100...U+017F, Latin Extended-A (Polish, Turkish,
+    /// Czech, Hungarian ...).
+    private static let latinA: [UInt8] = Array(("aaaaaaccccccccdd" + "ddeeeeeeeeeegggg" + "gggghhhhiiiiiiii" + "iiiijjkkklllllll"
+                                                 + "lllnnnnnnnnnoooo" + "oooorrrrrrssssss" + "ssttttttuuuuuuuu" + "uuuuwwyyyzzzzzzs").utf8)
+
+    static func fold(_ u: Unicode.Scalar) -> Folded {
+        let v = u.value
+        // Most instruction text is ASCII letters and blanks.
+        if v >= 0x61 && v <= 0x7A { return .scalar(v) }
+        if v == 0x20 { return .space }
+        switch v {
+        case 0x41...0x5A: return .scalar(v + 0x20)
+        case 0x30...0x39, 0x61...0x7A: return .scalar(v)
+        case 0x09, 0x0A, 0x0D, 0x20, 0x2D, 0x27, 0x5F: return .space  // blanks, - ' _
+        case 0x00...0x1F, 0x7F...0x9F: return .space
+        case 0xA0: return .space
+        case 0xAA: return .scalar(0x61)  // ª (2.ª salida)
+        case 0xBA: return .scalar(0x6F)  // º
+        case 0xB7: return .space  // middle dot
+        case 0xC0...0xFF:
+            let b = latin1[Int(v - 0xC0)]
+            return b == 0x5F ? .scalar(v) : .scalar(UInt32(b))
+        case 0x100...0x17F:
+            return .scalar(UInt32(latinA[Int(v - 0x100)]))
+        case 0x218...0x21B: return .scalar(v < 0x21A ? 0x73 : 0x74)  // ș ț
+        case 0x300...0x36F: return .drop  // combining accents (decomposed text, the dot of a lowered İ)
+        case 0x391...0x3A9: return .scalar(v + 0x20)  // Greek capitals
+        case 0x410...0x42F: return .scalar(v + 0x20)  // Cyrillic capitals
+        case 0x400...0x40F: return .scalar(v + 0x50)
+        // Arabic: vowel marks and tatweel go; alef, yeh and kaf get one form;
+        // Arabic-Indic digits and separators become ASCII.
+        case 0x610...0x61A, 0x64B...0x65F, 0x670, 0x640, 0x6D6...0x6ED: return .drop
+        case 0x622, 0x623, 0x625, 0x671: return .scalar(0x627)
+        case 0x649, 0x6CC: return .scalar(0x64A)
+        case 0x6A9: return .scalar(0x643)
+        case 0x660...0x669: return .scalar(v - 0x660 + 0x30)
+        case 0x6F0...0x6F9: return .scalar(v - 0x6F0 + 0x30)
+        case 0x66B: return .scalar(0x2E)  // Arabic decimal separator
+        case 0x66C: return .scalar(0x2C)  // Arabic thousands separator
+        case 0x60C: return .scalar(0x2C)  // Arabic comma
+        // Invisible: direction marks and embeddings, joiners, the byte order mark.
+        case 0x61C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: return .drop
+        case 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return .space
+        case 0x2010...0x2015: return .space  // dashes
+        case 0x2018, 0x2019: return .space  // typographic apostrophes
+        // Full-width ASCII (Japanese and Chinese text): digits, letters, . and ,
+        case 0xFF10...0xFF19: return .scalar(v - 0xFF10 + 0x30)
+        case 0xFF21...0xFF3A: return .scalar(v - 0xFF21 + 0x61)
+        case 0xFF41...0xFF5A: return .scalar(v - 0xFF41 + 0x61)
+        case 0xFF0E: return .scalar(0x2E)
+        case 0xFF0D: return .space
+        default: return .scalar(v)
+        }
+    }
+
+    /// A phrase of a table in the folded spelling, without the spaces
+    /// `FoldedText` puts at both ends.
+    static func phrase(_ text: String) -> [UInt8] {
+        var b = FoldedText(text).bytes
+        b.removeFirst()
+        b.removeLast()
+        return b
+    }
+}
+
+extension UInt8 {
+    /// An ASCII letter or digit: the folded Latin alphabet, where a phrase
+    /// must start and end on a word boundary.
+    var isWordByte: Bool { (self >= 0x30 && self <= 0x39) || (self >= 0x61 && self <= 0x7A) || (self >= 0x41 && self <= 0x5A) }
+    var isDigit: Bool { self >= 0x30 && self <= 0x39 }
+}
+
+extension FoldedText {
+    /// The scalars of the original text that the folded bytes `from..<to` came from.
+    func scalarRange(_ from: Int, _ to: Int) -> Range<Int> {
+        var lo = scalars.count, hi = 0
+        for k in from..<min(to, origin.count) where origin[k] >= 0 {
+            lo = min(lo, origin[k])
+            hi = max(hi, origin[k] + 1)
+        }
+        return lo < hi ? lo..<hi : 0..<0
+    }
+}
