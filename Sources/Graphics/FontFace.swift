@@ -1,5 +1,6 @@
 import BluetoothCore
 import CFreeType
+import CHarfBuzz
 
 /// Why a font could not be used.
 public struct FontError: Error, CustomStringConvertible {
@@ -33,6 +34,10 @@ final class FontFace {
     let descender: Int32
     let hasKerning: Bool
     private var currentSize = 0
+    /// HarfBuzz's view of the same FT_Face (its tables, read through
+    /// FreeType), made on the first shaping; positions come out in 26.6 at
+    /// the scale set per call.
+    private var shapingFont: OpaquePointer?
 
     init(library: FT_Library, path: String) throws(FontError) {
         var f: FT_Face?
@@ -52,7 +57,24 @@ final class FontFace {
         hasKerning = (Int(face.pointee.face_flags) & FreeTypeFlags.faceFlagKerning) != 0
     }
 
-    deinit { FT_Done_Face(face) }
+    deinit {
+        // HarfBuzz holds a reference of its own on the FT_Face.
+        if let f = shapingFont { hb_font_destroy(f) }
+        FT_Done_Face(face)
+    }
+
+    /// The HarfBuzz font, scaled so that positions are 26.6 pixels at `size`.
+    func harfBuzzFont(size: Int) -> OpaquePointer? {
+        if shapingFont == nil {
+            guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+            shapingFont = hb_font_create(hbFace)
+            hb_face_destroy(hbFace)
+        }
+        guard let f = shapingFont else { return nil }
+        let scale = Int32(size * 64)
+        hb_font_set_scale(f, scale, scale)
+        return f
+    }
 
     @inline(__always)
     func glyphIndex(_ scalar: UInt32) -> UInt32 {
