@@ -50,6 +50,7 @@ public final class Fonts {
     var lineRuns: [ShapedRun] = []
     var lineLevels: [UInt8] = []
     var lineOrder: [Int] = []
+    var lineGlyphs: [ShapedGlyph] = []
 
     /// Loads the two family faces (required), the fallbacks and the script
     /// fonts (each one that fails to load is logged and skipped).

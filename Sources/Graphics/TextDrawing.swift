@@ -64,11 +64,11 @@ extension Fonts {
         return TextResult(ink: ink, lines: lines.count, truncated: lines.last?.ellipsis ?? false, width: widest)
     }
 
-    /// Draws characters [start, end) of `p` as one line from `pen` (26.6):
-    /// the runs the line holds in visual order (bidi rule L2), each run's
-    /// glyphs of those characters. Returns the ink box.
-    private func drawLine(_ p: ShapedParagraph, _ start: Int, _ end: Int, pen: inout Int, baseline: Int,
-                          style: TextStyle, on canvas: Canvas) -> Rect {
+    /// The glyphs of characters [start, end) of `p` as one line, left to
+    /// right: the runs the line holds in visual order (bidi rule L2), each
+    /// run's glyphs of those characters.
+    func visualGlyphs(_ p: ShapedParagraph, _ start: Int, _ end: Int, into out: inout [ShapedGlyph]) {
+        out.removeAll(keepingCapacity: true)
         lineRuns.removeAll(keepingCapacity: true)
         lineLevels.removeAll(keepingCapacity: true)
         for r in p.runs where r.end > start && r.start < end {
@@ -76,23 +76,31 @@ extension Fonts {
             lineLevels.append(r.level)
         }
         BidiLevels.visualOrder(lineLevels, into: &lineOrder)
-        var ink = Rect.empty
         for k in lineOrder {
             let r = lineRuns[k]
-            var i = r.glyphStart
-            while i < r.glyphEnd {
-                let g = p.glyphs[i]
-                i += 1
-                if Int(g.cluster) < start || Int(g.cluster) >= end { continue }
-                let px = (pen + Int(g.xOffset) + 32) >> 6
-                let py = baseline - ((Int(g.yOffset) + 32) >> 6)
-                if g.glyph == 0 {
-                    ink = ink.union(drawMissingBox(x: px, baseline: py, size: style.size, color: style.color, on: canvas))
-                } else if let slot = glyph(face: Int(g.face), glyph: g.glyph, size: style.size) {
-                    ink = ink.union(blit(slot: slot, x: px, baseline: py, color: style.color, on: canvas))
-                }
-                pen += Int(g.advance)
+            for i in r.glyphStart..<r.glyphEnd where Int(p.glyphs[i].cluster) >= start && Int(p.glyphs[i].cluster) < end {
+                out.append(p.glyphs[i])
             }
+        }
+    }
+
+    /// Draws characters [start, end) of `p` as one line from `pen` (26.6);
+    /// returns the ink box.
+    private func drawLine(_ p: ShapedParagraph, _ start: Int, _ end: Int, pen: inout Int, baseline: Int,
+                          style: TextStyle, on canvas: Canvas) -> Rect {
+        visualGlyphs(p, start, end, into: &lineGlyphs)
+        var ink = Rect.empty
+        for g in lineGlyphs {
+            let px = (pen + Int(g.xOffset) + 32) >> 6
+            let py = baseline - ((Int(g.yOffset) + 32) >> 6)
+            if g.glyph == 0 {
+                // .notdef: a character no font has. A box of our own, so it
+                // looks the same whichever font's .notdef it came from.
+                ink = ink.union(drawMissingBox(x: px, baseline: py, size: style.size, color: style.color, on: canvas))
+            } else if let slot = glyph(face: Int(g.face), glyph: g.glyph, size: style.size) {
+                ink = ink.union(blit(slot: slot, x: px, baseline: py, color: style.color, on: canvas))
+            }
+            pen += Int(g.advance)
         }
         return ink
     }

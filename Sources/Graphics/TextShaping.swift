@@ -1,9 +1,9 @@
 import CHarfBuzz
 
 /// Paragraph to glyphs: bidi levels (FriBidi), runs of one level and one
-/// script, a font per run (the script's fonts first, then the family, then
-/// the fallbacks; per character when no font has the whole run), and
-/// HarfBuzz shaping of each run. The result is cached by text, size and
+/// script, fonts per run (the script's fonts first, then the family, then
+/// the fallbacks, then the other scripts' fonts; the first that has the
+/// character), and HarfBuzz shaping of each piece of one font. The result is cached by text, size and
 /// weight.
 extension Fonts {
     func paragraph(_ text: String, size: Int, weight: FontWeight) -> ShapedParagraph {
@@ -104,24 +104,14 @@ extension Fonts {
 
     private func shapeRun(_ p: ShapedParagraph, _ start: Int, _ end: Int, script: hb_script_t, size: Int, weight: FontWeight) {
         faceOrder(script: script, weight: weight)
-        // One font for the whole run when one has every character.
-        for f in candidates {
-            var all = true
-            for i in start..<end where !Fonts.isInvisible(p.scalars[i]) && faces[f].glyphIndex(p.scalars[i]) == 0 {
-                all = false
-                break
-            }
-            if all {
-                shapeWith(p, start, end, face: f, script: script, size: size)
-                return
-            }
-        }
-        // Otherwise per character: the first font that has it (marks follow
-        // their base); characters no font has get the family's .notdef box.
+        // Per character, the first font that has it (marks follow their
+        // base): a Hebrew street name keeps the Hebrew font even with a
+        // symbol only DejaVu has. Characters no font has get the family's
+        // .notdef box.
         runFaces.removeAll(keepingCapacity: true)
         for i in start..<end {
             let s = p.scalars[i]
-            if i > start && (attaches(s) || Fonts.isInvisible(s)) {
+            if i > start && (Fonts.isInvisible(s) || (attaches(s) && faces[runFaces[i - start - 1]].glyphIndex(s) != 0)) {
                 runFaces.append(runFaces[i - start - 1])
                 continue
             }

@@ -1,3 +1,5 @@
+import Foundation
+import Testing
 import Graphics
 
 enum TestFonts {
@@ -12,6 +14,22 @@ enum TestFonts {
     static func load(fallbacks: [String] = [], cache: Int = 1_536 * 1024) throws -> Fonts {
         try Fonts(regular: regular, bold: bold, fallbacks: fallbacks, glyphCacheBytes: cache)
     }
+
+    /// The family and every script font from the Debian font packages. A
+    /// missing one fails the test that asked, naming the package: a test
+    /// of Arabic shaping without the Arabic font would prove nothing.
+    static func loadWithScripts() throws -> Fonts {
+        let found = StandardFonts.locate(directory: nil) { FileManager.default.isReadableFile(atPath: $0) }
+        if !found.missing.isEmpty {
+            let names = found.missing.map { "\($0.packageDirectory)/\($0.regular) (install \($0.package): scripts/setup)" }
+            throw MissingFont(description: "script fonts missing: " + names.joined(separator: ", "))
+        }
+        return try Fonts(regular: regular, bold: bold, scriptFonts: found.fonts)
+    }
+}
+
+struct MissingFont: Error, CustomStringConvertible {
+    var description: String
 }
 
 extension Canvas {
