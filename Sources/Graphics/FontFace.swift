@@ -9,6 +9,12 @@ public struct FontError: Error, CustomStringConvertible {
     public var code: Int32
     public var reason: String
 
+    public init(path: String, code: Int32, reason: String) {
+        self.path = path
+        self.code = code
+        self.reason = reason
+    }
+
     public var description: String { "font \(path): \(reason) (FreeType error \(code))" }
 }
 

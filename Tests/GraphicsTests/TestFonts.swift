@@ -20,16 +20,11 @@ enum TestFonts {
     /// of Arabic shaping without the Arabic font would prove nothing.
     static func loadWithScripts() throws -> Fonts {
         let found = StandardFonts.locate(directory: nil) { FileManager.default.isReadableFile(atPath: $0) }
-        if !found.missing.isEmpty {
-            let names = found.missing.map { "\($0.packageDirectory)/\($0.regular) (install \($0.package): scripts/setup)" }
-            throw MissingFont(description: "script fonts missing: " + names.joined(separator: ", "))
+        if let e = found.missing.first {
+            throw FontError(path: e.packageDirectory + "/" + e.regular, code: 0, reason: "missing: install \(e.package) (scripts/setup)")
         }
         return try Fonts(regular: regular, bold: bold, scriptFonts: found.fonts)
     }
-}
-
-struct MissingFont: Error, CustomStringConvertible {
-    var description: String
 }
 
 extension Canvas {
