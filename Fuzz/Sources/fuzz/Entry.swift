@@ -25,6 +25,7 @@ let targets: [FuzzTarget] = [
     StateNamesTarget.target,
     InputTarget.target,
     PairingRoutineTarget.target,
+    TextLayoutTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
