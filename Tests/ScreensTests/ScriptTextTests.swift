@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Display
 import Graphics
+@testable import Screens
 
 /// A turn instruction and a street per script, as the navigation card sets
 /// them (a bold title over a two-line street), drawn with the script fonts:
@@ -107,5 +108,28 @@ import Graphics
         let d = Self.distance(expected, got)
         print("ocr \(name): \(d) of \(expected.count) letters differ; read: \(read.split(separator: "\n").joined(separator: " | "))")
         #expect(d * 10 <= expected.count, "\(name): tesseract read '\(read)'")
+    }
+
+    /// The screens lay out text of any script inside their regions.
+    @Test func screenPlacesTextOfEveryScript() throws {
+        let fonts = try TestFonts.loadWithScripts()
+        let model = ScreenModel(pairing: .connected(server: "هاتف سارة"), clock: "21:17",
+                                navigation: NavigationInstruction(title: "300 م", message: "انعطف يسارًا إلى شارع الملك فهد باتجاه ميدان التحرير ثم استمر",
+                                                                  app: "com.google.Maps"),
+                                nowPlaying: NowPlaying(title: "戦場のメリークリスマス", artist: "坂本龍一", album: "סרט",
+                                                       elapsed: 83, duration: 355, playing: true),
+                                theme: .night)
+        for size in GoldenImageTests.sizes {
+            let canvas = Canvas(size: size)
+            let renderer = ScreenRenderer(fonts: fonts)
+            renderer.render(model, on: canvas)
+            TextPlacement.verify(renderer: renderer, canvas: canvas, model: model, label: "scripts \(size.width)x\(size.height)")
+            if let dir = ProcessInfo.processInfo.environment["SCRIPT_SCREEN_DIR"] {
+                _ = canvas.pixels.withUnsafeBufferPointer {
+                    PNGFile.write(path: dir + "/scripts-\(size.width)x\(size.height).png", width: canvas.width,
+                                  height: canvas.height, stride: canvas.width, pixels: $0)
+                }
+            }
+        }
     }
 }
