@@ -15,21 +15,19 @@ public enum StandardFonts {
         public var package: String
     }
 
-    static let noto = "/usr/share/fonts/truetype/noto"
+    /// A Noto Sans family of fonts-noto-core, regular and bold.
+    static func noto(_ script: String, _ family: String) -> Entry {
+        Entry(scripts: [script], regular: family + "-Regular.ttf", bold: family + "-Bold.ttf",
+              packageDirectory: "/usr/share/fonts/truetype/noto", package: "fonts-noto-core")
+    }
 
     public static let entries: [Entry] = [
-        Entry(scripts: ["Arab"], regular: "NotoSansArabic-Regular.ttf", bold: "NotoSansArabic-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
-        Entry(scripts: ["Hebr"], regular: "NotoSansHebrew-Regular.ttf", bold: "NotoSansHebrew-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
-        Entry(scripts: ["Deva"], regular: "NotoSansDevanagari-Regular.ttf", bold: "NotoSansDevanagari-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
-        Entry(scripts: ["Beng"], regular: "NotoSansBengali-Regular.ttf", bold: "NotoSansBengali-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
-        Entry(scripts: ["Taml"], regular: "NotoSansTamil-Regular.ttf", bold: "NotoSansTamil-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
-        Entry(scripts: ["Thai"], regular: "NotoSansThai-Regular.ttf", bold: "NotoSansThai-Bold.ttf",
-              packageDirectory: noto, package: "fonts-noto-core"),
+        noto("Arab", "NotoSansArabic"),
+        noto("Hebr", "NotoSansHebrew"),
+        noto("Deva", "NotoSansDevanagari"),
+        noto("Beng", "NotoSansBengali"),
+        noto("Taml", "NotoSansTamil"),
+        noto("Thai", "NotoSansThai"),
         // One font, one weight, for Chinese, Japanese and Korean (WenQuanYi
         // Micro Hei has Hangul, Droid Sans Fallback has not): 5 MB, 1.5 MB
         // compressed, where Noto Sans CJK is 20 MB per weight.
