@@ -71,6 +71,28 @@ import Foundation
         #expect(!fonts.paragraph(text, size: 32, weight: .regular).rightToLeft)
     }
 
+    @Test func rightToLeftParagraphsWrapInReadingOrder() throws {
+        let fonts = try TestFonts.loadWithScripts()
+        // Lines are cut on the logical text, then each is ordered for
+        // display: the first line holds the first words, drawn from the right.
+        let text = "המשיכו ישר ברחוב הרצל 24 ואז פנו שמאלה לכיוון Tel Aviv Center"
+        let lines = fonts.wrap(text, width: 220, size: 24, maxLines: 10)
+        #expect(lines.count > 2)
+        #expect(lines.joined(separator: " ") == text)
+        #expect(lines[0].hasPrefix("המשיכו"))
+        let c = Canvas(width: 400, height: 300, fill: .black)
+        let r = fonts.draw(text, in: Rect(x: 0, y: 0, width: 220, height: 300),
+                           style: TextStyle(size: 24, color: .white, maxLines: 10), on: c)
+        #expect(r.lines == lines.count)
+        // Every line sits against the right edge of its box.
+        for k in 0..<r.lines {
+            let row = Rect(x: 0, y: k * TextStyle(size: 24, color: .white).lineAdvance, width: 400, height: 24)
+            let ink = c.inkCount(in: Rect(x: 200, y: row.y, width: 20, height: row.height), background: .black)
+            #expect(ink > 0, "line \(k) does not reach the right edge")
+            #expect(c.inkCount(in: Rect(x: 221, y: row.y, width: 179, height: row.height), background: .black) == 0)
+        }
+    }
+
     @Test func bracketsAreMirroredInRightToLeftText() throws {
         let fonts = try TestFonts.loadWithScripts()
         let g = Self.visual(fonts, "(שלום)")
