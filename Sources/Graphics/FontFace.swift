@@ -38,6 +38,7 @@ final class FontFace {
     let unitsPerEm: Int32
     let ascender: Int32
     let descender: Int32
+    /// Whether the font has a kern table (HarfBuzz applies it, or GPOS kerning).
     let hasKerning: Bool
     private var currentSize = 0
     /// HarfBuzz's view of the same FT_Face (its tables, read through
@@ -85,15 +86,6 @@ final class FontFace {
     @inline(__always)
     func glyphIndex(_ scalar: UInt32) -> UInt32 {
         UInt32(FT_Get_Char_Index(face, FT_ULong(scalar)))
-    }
-
-    /// Kerning between two glyphs in 26.6 pixels at `size`.
-    func kerning(_ left: UInt32, _ right: UInt32, size: Int) -> Int32 {
-        guard hasKerning, left != 0, right != 0 else { return 0 }
-        var v = FT_Vector()
-        let mode = FT_UInt(FT_KERNING_UNSCALED.rawValue)
-        guard FT_Get_Kerning(face, FT_UInt(left), FT_UInt(right), mode, &v) == 0, v.x != 0 else { return 0 }
-        return Int32(Int64(v.x) * Int64(size) * 64 / Int64(unitsPerEm))
     }
 
     /// Renders one glyph to an 8-bit coverage bitmap; nil on any FreeType error.
