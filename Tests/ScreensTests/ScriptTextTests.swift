@@ -12,26 +12,32 @@ import Graphics
         var name: String
         var title: String
         var street: String
-        /// tesseract's language pack, when OCR reads this script reliably
-        /// enough to check it; nil when only the glyph checks of
-        /// Tests/GraphicsTests/ShapingTests.swift vouch for it.
+        /// tesseract's language pack(s), when OCR reads this script reliably
+        /// enough to check it (every sample today); nil when only the glyph
+        /// checks of Tests/GraphicsTests/ShapingTests.swift vouch for it.
         var ocr: String?
     }
 
-    static let samples: [Sample] = [
-        Sample(name: "latin-es", title: "En 300 m, gire a la derecha", street: "Calle de Alcalá, Málaga", ocr: "spa"),
-        Sample(name: "latin-de", title: "Nach 500 m rechts abbiegen", street: "Königstraße, Düsseldorf", ocr: "deu"),
-        Sample(name: "latin-fr", title: "Dans 200 m, tournez à gauche", street: "Rue de la Paix, Besançon", ocr: "fra"),
-        Sample(name: "cyrillic", title: "Через 300 м поверните направо", street: "Тверская улица", ocr: "rus"),
-        Sample(name: "greek", title: "Σε 300 μ. στρίψτε δεξιά", street: "Οδός Ερμού", ocr: "ell"),
-        Sample(name: "arabic", title: "بعد 300 م، انعطف يمينا", street: "شارع الملك فهد", ocr: "ara"),
-        Sample(name: "hebrew", title: "בעוד 300 מטר פנו ימינה", street: "רחוב הרצל", ocr: "heb"),
-        Sample(name: "japanese", title: "300m先、右方向です", street: "東京駅前通り", ocr: "jpn"),
-        Sample(name: "chinese", title: "300米后右转", street: "长安街", ocr: "chi_sim"),
-        Sample(name: "korean", title: "300m 앞에서 우회전", street: "세종대로", ocr: "kor+eng"),
-        Sample(name: "hindi", title: "300 मीटर बाद दाएँ मुड़ें", street: "महात्मा गांधी मार्ग", ocr: "hin"),
-        Sample(name: "thai", title: "อีก 300 เมตร เลี้ยวขวา", street: "ถนนสุขุมวิท", ocr: "tha"),
-    ]
+    /// name | tesseract language, or - | title | street
+    static let table = """
+        latin-es | spa | En 300 m, gire a la derecha | Calle de Alcalá, Málaga
+        latin-de | deu | Nach 500 m rechts abbiegen | Königstraße, Düsseldorf
+        latin-fr | fra | Dans 200 m, tournez à gauche | Rue de la Paix, Besançon
+        cyrillic | rus | Через 300 м поверните направо | Тверская улица
+        greek | ell | Σε 300 μ. στρίψτε δεξιά | Οδός Ερμού
+        arabic | ara | بعد 300 م، انعطف يمينا | شارع الملك فهد
+        hebrew | heb | בעוד 300 מטר פנו ימינה | רחוב הרצל
+        japanese | jpn | 300m先、右方向です | 東京駅前通り
+        chinese | chi_sim | 300米后右转 | 长安街
+        korean | kor+eng | 300m 앞에서 우회전 | 세종대로
+        hindi | hin | 300 मीटर बाद दाएँ मुड़ें | महात्मा गांधी मार्ग
+        thai | tha | อีก 300 เมตร เลี้ยวขวา | ถนนสุขุมวิท
+        """
+
+    static let samples: [Sample] = table.split(separator: "\n").map { line in
+        let f = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        return Sample(name: f[0], title: f[2], street: f[3], ocr: f[1] == "-" ? nil : f[1])
+    }
 
     /// Title and street as the card sets them, `scale` times larger for OCR.
     static func render(_ s: Sample, fonts: Fonts, scale: Int = 1, ink: Color = .white, background: Color = .black) -> Canvas {
