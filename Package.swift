@@ -15,6 +15,7 @@ let cModules: [Target] = [
     // HarfBuzz with hb-ft.h, which needs FreeType's include folder (see its shim.h).
     .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "freetype2"),
     .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi"),
+    .systemLibrary(name: "CThai", path: "Sources/CThai"),
     .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm"),
     .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
 ]
@@ -64,7 +65,7 @@ let package = Package(
 
         // Software renderer and text: FriBidi orders, HarfBuzz shapes, FreeType
         // rasterises (sans-I/O: draws into memory).
-        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType", "CHarfBuzz", "CFriBidi"],
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType", "CHarfBuzz", "CFriBidi", "CThai"],
                 linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
         .target(name: "Screens", dependencies: ["Graphics", "Pairing"]),

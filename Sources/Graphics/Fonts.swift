@@ -43,6 +43,7 @@ public final class Fonts {
     let buffer: OpaquePointer
     let unicode: OpaquePointer
     var bidi = BidiLevels()
+    let thaiWords = ThaiWordBreaks()
     var scripts: [hb_script_t] = []
     var runFaces: [Int] = []
     var candidates: [Int] = []

@@ -1,7 +1,8 @@
 /// Where a line may end, before character i of a paragraph. Spaces,
-/// ideographs and kana are real opportunities; inside Thai, which has no
-/// spaces between words and no dictionary here, any character boundary is a
-/// fallback used only when a line has no real opportunity.
+/// ideographs and kana are real opportunities, and so are the ends of Thai
+/// words (ThaiWordBreaks, libthai's dictionary); inside a Thai word any
+/// character boundary is a fallback used only when a line has no real
+/// opportunity.
 enum LineBreaks {
     static let none: UInt8 = 0
     static let fallback: UInt8 = 1

@@ -38,6 +38,7 @@ extension Fonts {
         p.clusterStart = [Bool](repeating: false, count: n)
         p.breaks = [UInt8](repeating: LineBreaks.none, count: n)
         for j in 1..<max(1, n) { p.breaks[j] = LineBreaks.before(p.scalars[j], after: p.scalars[j - 1]) }
+        thaiWords.mark(p.scalars, &p.breaks)
         p.rightToLeft = bidi.resolve(p.scalars, into: &p.levels)
         resolveScripts(p.scalars)
         // Runs of one level and one script, each shaped with its font(s).

@@ -136,12 +136,25 @@ import Foundation
         #expect(g[2].yOffset != 0 || g[2].xOffset != 0 || g[2].glyph != Self.glyphIndex(fonts, face: g[2].face, 0x0E48))
     }
 
-    @Test func thaiWithoutSpacesWrapsBetweenCharactersNotInsideClusters() throws {
+    @Test func thaiWithoutSpacesWrapsBetweenWords() throws {
         let fonts = try TestFonts.loadWithScripts()
-        let text = "เลี้ยวซ้ายที่ถนนสุขุมวิทแล้วตรงไปอีกสองกิโลเมตร"
+        // "Turn left at Sukhumvit Road, then go straight two more kilometres",
+        // written as Thai is, without spaces.
+        let words = ["เลี้ยว", "ซ้าย", "ที่", "ถนน", "สุขุมวิท", "แล้ว", "ตรง", "ไป", "อีก", "สอง", "กิโลเมตร"]
+        let text = words.joined()
+        var ends: Set<Int> = []
+        var at = 0
+        for w in words { at += w.unicodeScalars.count; ends.insert(at) }
         let lines = fonts.wrap(text, width: 160, size: 24, maxLines: 10)
+        print("thai lines: \(lines)")
         #expect(lines.count > 1)
         #expect(lines.joined() == text)
+        // Every line ends where a word ends (libthai's dictionary).
+        var end = 0
+        for l in lines {
+            end += l.unicodeScalars.count
+            #expect(ends.contains(end), "line '\(l)' ends inside a word")
+        }
         for l in lines {
             #expect(fonts.measure(l, size: 24) <= 160)
             // No line starts with a combining mark or ends with a leading vowel.
