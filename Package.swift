@@ -12,6 +12,10 @@ let cModules: [Target] = [
     .systemLibrary(name: "CBlueZ", path: "Sources/CBlueZ"),
     .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
     .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
+    // HarfBuzz with hb-ft.h, which needs FreeType's include folder (see its shim.h).
+    .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "freetype2"),
+    .systemLibrary(name: "CFriBidi", path: "Sources/CFriBidi", pkgConfig: "fribidi"),
+    .systemLibrary(name: "CThai", path: "Sources/CThai"),
     .systemLibrary(name: "CDRM", path: "Sources/CDRM", pkgConfig: "libdrm"),
     .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
 ]
@@ -24,7 +28,7 @@ let package = Package(
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App",
-                                                   "JSON", "NotifBridge", "HPKE", "Guidance"]),
+                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -71,8 +75,10 @@ let package = Package(
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
 
-        // Software renderer and FreeType text (sans-I/O: draws into memory).
-        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType"], linkerSettings: [.linkedLibrary("m")]),
+        // Software renderer and text: FriBidi orders, HarfBuzz shapes, FreeType
+        // rasterises (sans-I/O: draws into memory).
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType", "CHarfBuzz", "CFriBidi", "CThai"],
+                linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
         .target(name: "Screens", dependencies: ["Graphics", "Pairing", "Guidance"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.

@@ -239,7 +239,8 @@ def rows(r, short):
     out.append(("Pipeline: time per notification", f"{p['ns_per_notification'] / 1000:.1f} µs", "—", "",
                 f"pipeline-bench, median of {p['passes']} passes of {p['notifications']:,}"))
     out += hpke_rows(r)
-    for scenario in ("full-800x480", "partial-800x480", "full-1920x1080", "partial-1920x1080"):
+    for scenario in ("full-800x480", "partial-800x480", "full-1920x1080", "partial-1920x1080",
+                     "full-800x480-scripts", "partial-800x480-scripts"):
         f = r["render"].get(scenario, {})
         value = f"{fmt(f.get('median_ms'), 3)} ms"
         if "instructions" in f:

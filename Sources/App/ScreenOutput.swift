@@ -110,7 +110,8 @@ final class ScreenOutput {
 }
 
 /// Where the fonts are: the image installs them under /usr/share/headunit;
-/// a development build finds the project's fonts/ above the executable.
+/// a development build finds the project's fonts/ above the executable, and
+/// the script fonts in Debian's font packages (Graphics' StandardFonts).
 enum FontLocator {
     static let regular = "DejaVuSans.ttf"
     static let bold = "DejaVuSans-Bold.ttf"
@@ -133,8 +134,16 @@ enum FontLocator {
             Log.error("display", "no fonts found (looked for \(regular) under /usr/share/headunit/fonts and fonts/)")
             return nil
         }
+        // The script fonts (Arabic, Hebrew, Indic, Thai, CJK) beside the
+        // family, or where their Debian packages put them.
+        let scripts = StandardFonts.locate(directory: dir) { access($0, R_OK) == 0 }
+        for e in scripts.missing {
+            Log.warning("display", "no \(e.regular) in \(dir) or \(e.packageDirectory) (\(e.package)): "
+                + "\(e.scripts.joined(separator: ", ")) text shows as boxes")
+        }
         do {
-            return try Fonts(regular: dir + "/" + regular, bold: dir + "/" + bold, fallbacks: fallbacks)
+            return try Fonts(regular: dir + "/" + regular, bold: dir + "/" + bold, fallbacks: fallbacks,
+                             scriptFonts: scripts.fonts)
         } catch {
             Log.error("display", "fonts in \(dir): \(error)")
             return nil

@@ -1,5 +1,6 @@
 import BluetoothCore
 import CFreeType
+import CHarfBuzz
 
 /// Why a font could not be used.
 public struct FontError: Error, CustomStringConvertible {
@@ -7,6 +8,12 @@ public struct FontError: Error, CustomStringConvertible {
     /// FreeType error code (0 when the problem is ours).
     public var code: Int32
     public var reason: String
+
+    public init(path: String, code: Int32, reason: String) {
+        self.path = path
+        self.code = code
+        self.reason = reason
+    }
 
     public var description: String { "font \(path): \(reason) (FreeType error \(code))" }
 }
@@ -31,8 +38,13 @@ final class FontFace {
     let unitsPerEm: Int32
     let ascender: Int32
     let descender: Int32
+    /// Whether the font has a kern table (HarfBuzz applies it, or GPOS kerning).
     let hasKerning: Bool
     private var currentSize = 0
+    /// HarfBuzz's view of the same FT_Face (its tables, read through
+    /// FreeType), made on the first shaping; positions come out in 26.6 at
+    /// the scale set per call.
+    private var shapingFont: OpaquePointer?
 
     init(library: FT_Library, path: String) throws(FontError) {
         var f: FT_Face?
@@ -52,20 +64,28 @@ final class FontFace {
         hasKerning = (Int(face.pointee.face_flags) & FreeTypeFlags.faceFlagKerning) != 0
     }
 
-    deinit { FT_Done_Face(face) }
+    deinit {
+        // HarfBuzz holds a reference of its own on the FT_Face.
+        if let f = shapingFont { hb_font_destroy(f) }
+        FT_Done_Face(face)
+    }
+
+    /// The HarfBuzz font, scaled so that positions are 26.6 pixels at `size`.
+    func harfBuzzFont(size: Int) -> OpaquePointer? {
+        if shapingFont == nil {
+            guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+            shapingFont = hb_font_create(hbFace)
+            hb_face_destroy(hbFace)
+        }
+        guard let f = shapingFont else { return nil }
+        let scale = Int32(size * 64)
+        hb_font_set_scale(f, scale, scale)
+        return f
+    }
 
     @inline(__always)
     func glyphIndex(_ scalar: UInt32) -> UInt32 {
         UInt32(FT_Get_Char_Index(face, FT_ULong(scalar)))
-    }
-
-    /// Kerning between two glyphs in 26.6 pixels at `size`.
-    func kerning(_ left: UInt32, _ right: UInt32, size: Int) -> Int32 {
-        guard hasKerning, left != 0, right != 0 else { return 0 }
-        var v = FT_Vector()
-        let mode = FT_UInt(FT_KERNING_UNSCALED.rawValue)
-        guard FT_Get_Kerning(face, FT_UInt(left), FT_UInt(right), mode, &v) == 0, v.x != 0 else { return 0 }
-        return Int32(Int64(v.x) * Int64(size) * 64 / Int64(unitsPerEm))
     }
 
     /// Renders one glyph to an 8-bit coverage bitmap; nil on any FreeType error.

@@ -1,26 +1,32 @@
 import BluetoothCore
 import CFreeType
+import CHarfBuzz
 
 public enum FontWeight: Int {
     case regular = 0
     case bold = 1
 }
 
-/// One glyph of a shaped run. `face` is -1 for a character no font has
-/// (drawn as a box).
-struct ShapedGlyph {
-    var scalar: UInt32
-    var face: Int16
-    var glyph: UInt32
-    /// Advance in 26.6 pixels.
-    var advance: Int32
-    /// Kerning against the previous glyph, 26.6 pixels.
-    var kern: Int32
+/// A font for particular scripts (ISO 15924 codes as HarfBuzz spells them:
+/// "Arab", "Hebr", "Deva", "Thai", "Hani", "Hira", "Kana", "Hang"...): runs
+/// of those scripts try it before the family. `bold` may be nil: bold text
+/// of those scripts then uses `regular`.
+public struct ScriptFont {
+    public var scripts: [String]
+    public var regular: String
+    public var bold: String?
+
+    public init(scripts: [String], regular: String, bold: String? = nil) {
+        self.scripts = scripts
+        self.regular = regular
+        self.bold = bold
+    }
 }
 
-/// The font set: regular and bold of the shipped family plus a fallback
-/// chain (e.g. a CJK font from the system) searched for characters the
-/// family lacks, and one bounded glyph cache shared by all of them.
+/// The font set: regular and bold of the shipped family, fonts per script
+/// (Arabic, Hebrew, CJK...) and a fallback chain searched for characters
+/// none of those has; one bounded glyph cache shared by all of them, and a
+/// cache of shaped paragraphs (ShapedParagraph.swift).
 public final class Fonts {
     static let regularIndex = 0
     static let boldIndex = 1
@@ -28,13 +34,29 @@ public final class Fonts {
     let library: FT_Library
     var faces: [FontFace] = []
     public let cache: GlyphCache
-    /// Reused shaping buffer: no allocation per drawn string once warm.
-    var shaped: [ShapedGlyph] = []
-    private var ellipsisShaped: [ShapedGlyph] = []
+    let paragraphs: ShapeCache
+    /// Faces of the fallback chain (after the family's two).
+    var fallbackFaces: [Int] = []
+    /// Per script, the faces to try first: regular, then bold.
+    var scriptFaces: [(script: hb_script_t, regular: Int, bold: Int)] = []
+    /// Reused by every shaping: HarfBuzz's buffer and the bidi scratch.
+    let buffer: OpaquePointer
+    let unicode: OpaquePointer
+    var bidi = BidiLevels()
+    let thaiWords = ThaiWordBreaks()
+    var scripts: [hb_script_t] = []
+    var runFaces: [Int] = []
+    var candidates: [Int] = []
+    /// Scratch of the line being drawn: its runs, their levels, visual order.
+    var lineRuns: [ShapedRun] = []
+    var lineLevels: [UInt8] = []
+    var lineOrder: [Int] = []
+    var lineGlyphs: [ShapedGlyph] = []
 
-    /// Loads the two family faces (required) and the fallbacks (each one
-    /// that fails to load is logged and skipped).
-    public init(regular: String, bold: String, fallbacks: [String] = [], glyphCacheBytes: Int = 1_536 * 1024) throws(FontError) {
+    /// Loads the two family faces (required), the fallbacks and the script
+    /// fonts (each one that fails to load is logged and skipped).
+    public init(regular: String, bold: String, fallbacks: [String] = [], scriptFonts: [ScriptFont] = [],
+                glyphCacheBytes: Int = 1_536 * 1024, shapeCacheBytes: Int = 256 * 1024) throws(FontError) {
         var lib: FT_Library?
         let err = FT_Init_FreeType(&lib)
         guard err == 0, let library = lib else {
@@ -42,27 +64,51 @@ public final class Fonts {
         }
         self.library = library
         cache = GlyphCache(budget: glyphCacheBytes)
+        paragraphs = ShapeCache(budget: shapeCacheBytes)
+        buffer = hb_buffer_create()
+        unicode = hb_unicode_funcs_get_default()
         // On a throw the object is already complete, so deinit releases the library.
         faces.append(try FontFace(library: library, path: regular))
         faces.append(try FontFace(library: library, path: bold))
         for path in fallbacks {
-            do {
-                faces.append(try FontFace(library: library, path: path))
-            } catch {
-                Log.warning("fonts", "fallback font skipped: \(error.description)")
+            if let i = addFace(path) { fallbackFaces.append(i) }
+        }
+        for font in scriptFonts {
+            guard let r = addFace(font.regular) else { continue }
+            let b = font.bold.flatMap { addFace($0) } ?? r
+            for name in font.scripts {
+                let script = name.withCString { hb_script_from_string($0, -1) }
+                guard script != HB_SCRIPT_UNKNOWN && script != HB_SCRIPT_INVALID else {
+                    Log.warning("fonts", "\(font.regular): unknown script '\(name)'")
+                    continue
+                }
+                scriptFaces.append((script, r, b))
             }
         }
-        shaped.reserveCapacity(256)
+    }
+
+    private func addFace(_ path: String) -> Int? {
+        do {
+            faces.append(try FontFace(library: library, path: path))
+            return faces.count - 1
+        } catch {
+            Log.warning("fonts", "font skipped: \(error.description)")
+            return nil
+        }
     }
 
     deinit {
+        hb_buffer_destroy(buffer)
         // Faces belong to the library: release them first.
         faces.removeAll()
         FT_Done_FreeType(library)
     }
 
-    /// Number of loaded faces (2 + usable fallbacks).
+    /// Number of loaded faces (2 + usable fallbacks and script fonts).
     public var faceCount: Int { faces.count }
+
+    /// The file of face `i`, for diagnostics and tests.
+    public func facePath(_ i: Int) -> String { faces[i].path }
 
     // MARK: metrics
 
@@ -91,13 +137,6 @@ public final class Fonts {
 
     // MARK: shaping
 
-    /// Characters that take no space and must not draw a missing-glyph box.
-    @inline(__always)
-    static func isInvisible(_ s: UInt32) -> Bool {
-        (s >= 0x200B && s <= 0x200F) || (s >= 0xFE00 && s <= 0xFE0F) || s == 0x2060 || s == 0xFEFF
-            || (s >= 0x202A && s <= 0x202E) || (s >= 0x2066 && s <= 0x2069)
-    }
-
     /// The cache slot of a glyph, rendering it on a miss; nil if FreeType
     /// cannot render it.
     @inline(__always)
@@ -122,66 +161,9 @@ public final class Fonts {
         return nil
     }
 
-    /// Shapes UTF-8 bytes into `out`: one entry per visible scalar with
-    /// face, glyph, advance and kerning. Control characters become spaces.
-    func shape(_ bytes: UnsafeBufferPointer<UInt8>, size: Int, weight: FontWeight, into out: inout [ShapedGlyph]) {
-        out.removeAll(keepingCapacity: true)
-        let missingAdvance = Int32(size * 64 * 6 / 10)
-        var i = 0
-        var prevFace: Int16 = -1
-        var prevGlyph: UInt32 = 0
-        while i < bytes.count {
-            var (scalar, len) = UTF8Decoder.decode(bytes, at: i)
-            i += len
-            if scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) { scalar = 0x20 }
-            if Fonts.isInvisible(scalar) { continue }
-            var g = ShapedGlyph(scalar: scalar, face: -1, glyph: 0, advance: missingAdvance, kern: 0)
-            if let (face, index) = resolve(scalar, weight: weight), let slot = glyph(face: face, glyph: index, size: size) {
-                g.face = Int16(face)
-                g.glyph = index
-                g.advance = cache.nodes[slot].glyph.advance
-                if Int16(face) == prevFace {
-                    g.kern = faces[face].kerning(prevGlyph, index, size: size)
-                }
-            }
-            prevFace = g.face
-            prevGlyph = g.glyph
-            out.append(g)
-        }
-    }
-
-    func shape(_ text: String, size: Int, weight: FontWeight, into out: inout [ShapedGlyph]) {
-        var t = text
-        t.withUTF8 { shape($0, size: size, weight: weight, into: &out) }
-    }
-
-    /// The shaped ellipsis ("…", or "..." if no font has it).
-    func ellipsis(size: Int, weight: FontWeight) -> [ShapedGlyph] {
-        var e: [ShapedGlyph] = []
-        if resolve(0x2026, weight: weight) != nil {
-            shape("\u{2026}", size: size, weight: weight, into: &e)
-        } else {
-            shape("...", size: size, weight: weight, into: &e)
-        }
-        return e
-    }
-
-    /// Width in 26.6 of shaped[range], kerning inside the range only.
-    @inline(__always)
-    static func width(_ glyphs: [ShapedGlyph], _ start: Int, _ end: Int) -> Int {
-        var w = 0
-        var i = start
-        while i < end {
-            w += Int(glyphs[i].advance)
-            if i > start { w += Int(glyphs[i].kern) }
-            i += 1
-        }
-        return w
-    }
-
     /// Advance width of `text` on one line, in pixels.
     public func measure(_ text: String, size: Int, weight: FontWeight = .regular) -> Int {
-        shape(text, size: size, weight: weight, into: &shaped)
-        return (Fonts.width(shaped, 0, shaped.count) + 63) >> 6
+        let p = paragraph(text, size: size, weight: weight)
+        return (p.width(0, p.scalars.count) + 63) >> 6
     }
 }

@@ -2,17 +2,18 @@ extension Fonts {
     /// Draws a block of text into `rect`: the first baseline sits one
     /// ascent below rect.y, lines wrap at rect.width, at most
     /// `style.maxLines` lines, the last one ellipsized if text remains.
+    /// Text is shaped and ordered for display: Arabic joined, right-to-left
+    /// runs reversed, marks placed (TextShaping.swift).
     @discardableResult
     public func draw(_ text: String, in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
-        shape(text, size: style.size, weight: style.weight, into: &shaped)
-        return drawShaped(in: rect, style: style, on: canvas)
+        drawParagraph(paragraph(text, size: style.size, weight: style.weight), in: rect, style: style, on: canvas)
     }
 
     /// The same for raw UTF-8 bytes (invalid sequences show as U+FFFD).
     @discardableResult
     public func draw(utf8 bytes: [UInt8], in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
-        bytes.withUnsafeBufferPointer { shape($0, size: style.size, weight: style.weight, into: &shaped) }
-        return drawShaped(in: rect, style: style, on: canvas)
+        let p = bytes.withUnsafeBufferPointer { paragraph($0, size: style.size, weight: style.weight) }
+        return drawParagraph(p, in: rect, style: style, on: canvas)
     }
 
     /// One line with its baseline at `baseline`, starting at `x`, cut with an
@@ -23,54 +24,83 @@ extension Fonts {
                      color: Color, maxWidth: Int = 1 << 20, on canvas: Canvas) -> TextResult {
         let style = TextStyle(size: size, weight: weight, color: color)
         let asc = ascent(size: style.size, weight: weight)
-        shape(text, size: style.size, weight: weight, into: &shaped)
-        return drawShaped(in: Rect(x: x, y: baseline - asc, width: maxWidth, height: asc), style: style, on: canvas)
+        let p = paragraph(text, size: style.size, weight: weight)
+        // The line starts at x whatever its direction: the caller placed it.
+        return drawParagraph(p, in: Rect(x: x, y: baseline - asc, width: maxWidth, height: asc), style: style,
+                             startAtLeft: true, on: canvas)
     }
 
-    private func drawShaped(in rect: Rect, style: TextStyle, on canvas: Canvas) -> TextResult {
+    private func drawParagraph(_ p: ShapedParagraph, in rect: Rect, style: TextStyle, startAtLeft: Bool = false,
+                               on canvas: Canvas) -> TextResult {
         let e = ellipsis(size: style.size, weight: style.weight)
-        let ew = Fonts.width(e, 0, e.count)
-        let lines = Fonts.breakLines(shaped, maxWidth: rect.width * 64, maxLines: style.maxLines, ellipsisWidth: ew)
+        let ew = e.width(0, e.scalars.count)
+        let lines = Fonts.breakLines(p, maxWidth: rect.width * 64, maxLines: style.maxLines, ellipsisWidth: ew)
         var ink = Rect.empty
         var widest = 0
         var baseline = rect.y + ascent(size: style.size, weight: style.weight)
+        var alignment = style.alignment
+        if p.rightToLeft && alignment == .left && !startAtLeft { alignment = .right }
         for line in lines {
             let w = (line.width + 63) >> 6
             widest = max(widest, w)
             var x = rect.x
-            switch style.alignment {
+            switch alignment {
             case .left: break
             case .center: x = rect.x + (rect.width - w) / 2
             case .right: x = rect.maxX - w
             }
             var pen = x * 64
-            ink = ink.union(drawGlyphs(shaped, line.start, line.end, pen: &pen, baseline: baseline, style: style, on: canvas))
-            if line.ellipsis {
-                ink = ink.union(drawGlyphs(e, 0, e.count, pen: &pen, baseline: baseline, style: style, on: canvas))
+            // The ellipsis ends the line in reading order: on the left of a
+            // right-to-left paragraph.
+            if line.ellipsis && p.rightToLeft {
+                ink = ink.union(drawLine(e, 0, e.scalars.count, pen: &pen, baseline: baseline, style: style, on: canvas))
+            }
+            ink = ink.union(drawLine(p, line.start, line.end, pen: &pen, baseline: baseline, style: style, on: canvas))
+            if line.ellipsis && !p.rightToLeft {
+                ink = ink.union(drawLine(e, 0, e.scalars.count, pen: &pen, baseline: baseline, style: style, on: canvas))
             }
             baseline += style.lineAdvance
         }
         return TextResult(ink: ink, lines: lines.count, truncated: lines.last?.ellipsis ?? false, width: widest)
     }
 
-    /// Blits glyphs[start..<end] advancing `pen` (26.6); returns the ink box.
-    private func drawGlyphs(_ glyphs: [ShapedGlyph], _ start: Int, _ end: Int, pen: inout Int, baseline: Int,
-                            style: TextStyle, on canvas: Canvas) -> Rect {
+    /// The glyphs of characters [start, end) of `p` as one line, left to
+    /// right: the runs the line holds in visual order (bidi rule L2), each
+    /// run's glyphs of those characters.
+    func visualGlyphs(_ p: ShapedParagraph, _ start: Int, _ end: Int, into out: inout [ShapedGlyph]) {
+        out.removeAll(keepingCapacity: true)
+        lineRuns.removeAll(keepingCapacity: true)
+        lineLevels.removeAll(keepingCapacity: true)
+        for r in p.runs where r.end > start && r.start < end {
+            lineRuns.append(r)
+            lineLevels.append(r.level)
+        }
+        BidiLevels.visualOrder(lineLevels, into: &lineOrder)
+        for k in lineOrder {
+            let r = lineRuns[k]
+            for i in r.glyphStart..<r.glyphEnd where Int(p.glyphs[i].cluster) >= start && Int(p.glyphs[i].cluster) < end {
+                out.append(p.glyphs[i])
+            }
+        }
+    }
+
+    /// Draws characters [start, end) of `p` as one line from `pen` (26.6);
+    /// returns the ink box.
+    private func drawLine(_ p: ShapedParagraph, _ start: Int, _ end: Int, pen: inout Int, baseline: Int,
+                          style: TextStyle, on canvas: Canvas) -> Rect {
+        visualGlyphs(p, start, end, into: &lineGlyphs)
         var ink = Rect.empty
-        var i = start
-        while i < end {
-            let g = glyphs[i]
-            if i > start { pen += Int(g.kern) }
-            let px = (pen + 32) >> 6
-            if g.face < 0 {
-                ink = ink.union(drawMissingBox(x: px, baseline: baseline, size: style.size, color: style.color, on: canvas))
+        for g in lineGlyphs {
+            let px = (pen + Int(g.xOffset) + 32) >> 6
+            let py = baseline - ((Int(g.yOffset) + 32) >> 6)
+            if g.glyph == 0 {
+                // .notdef: a character no font has. A box of our own, so it
+                // looks the same whichever font's .notdef it came from.
+                ink = ink.union(drawMissingBox(x: px, baseline: py, size: style.size, color: style.color, on: canvas))
             } else if let slot = glyph(face: Int(g.face), glyph: g.glyph, size: style.size) {
-                ink = ink.union(blit(slot: slot, x: px, baseline: baseline, color: style.color, on: canvas))
-            } else {
-                ink = ink.union(drawMissingBox(x: px, baseline: baseline, size: style.size, color: style.color, on: canvas))
+                ink = ink.union(blit(slot: slot, x: px, baseline: py, color: style.color, on: canvas))
             }
             pen += Int(g.advance)
-            i += 1
         }
         return ink
     }

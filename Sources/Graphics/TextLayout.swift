@@ -1,3 +1,6 @@
+/// Where lines sit in their box. `left` is the start of the line in
+/// reading order: a right-to-left paragraph (Arabic, Hebrew) set `left`
+/// is set against the right edge.
 public enum TextAlignment {
     case left, center, right
 }
@@ -38,8 +41,9 @@ public struct TextResult: Equatable {
     public var width: Int
 }
 
-/// One laid-out line: shaped[start..<end], width in 26.6, and whether an
-/// ellipsis follows it.
+/// One laid-out line: characters [start, end) of a paragraph in logical
+/// order, its width in 26.6 (with the ellipsis), and whether an ellipsis
+/// ends it.
 struct LaidLine {
     var start: Int
     var end: Int
@@ -48,41 +52,34 @@ struct LaidLine {
 }
 
 extension Fonts {
-    /// Ideographic scripts break between any two characters.
-    @inline(__always)
-    static func breaksAnywhere(_ s: UInt32) -> Bool {
-        (s >= 0x2E80 && s <= 0x9FFF) || (s >= 0xF900 && s <= 0xFAFF) || (s >= 0xFF00 && s <= 0xFFEF)
-            || (s >= 0x20000 && s <= 0x2FFFF)
-    }
-
-    /// Greedy word wrap of `g` into at most `maxLines` lines of `maxWidth`
-    /// (26.6). Words longer than a line are broken; the last line that cannot
-    /// hold the rest gets an ellipsis of `ellipsisWidth`.
-    static func breakLines(_ g: [ShapedGlyph], maxWidth: Int, maxLines: Int, ellipsisWidth: Int) -> [LaidLine] {
+    /// Greedy line breaking of `p` into at most `maxLines` lines of
+    /// `maxWidth` (26.6), at the last opportunity that fits (LineBreaks);
+    /// a line with none is cut at a cluster boundary, so a long word is
+    /// broken, never dropped. The last line that cannot hold the rest is
+    /// cut to leave room for an ellipsis of `ellipsisWidth`.
+    static func breakLines(_ p: ShapedParagraph, maxWidth: Int, maxLines: Int, ellipsisWidth: Int) -> [LaidLine] {
         var lines: [LaidLine] = []
         guard maxLines > 0, maxWidth > 0 else { return lines }
-        let n = g.count
+        let s = p.scalars
+        let n = s.count
         var start = 0
-        while start < n && g[start].scalar == 0x20 { start += 1 }
+        while start < n && LineBreaks.isSpace(s[start]) { start += 1 }
         while start < n && lines.count < maxLines {
             var w = 0
             var i = start
-            var breakAt = -1
+            var best = -1, fallback = -1
             while i < n {
-                let add = Int(g[i].advance) + (i > start ? Int(g[i].kern) : 0)
-                if w + add > maxWidth && i > start { break }
-                if g[i].scalar == 0x20 {
-                    breakAt = i
-                } else if i > start && (breaksAnywhere(g[i].scalar) || breaksAnywhere(g[i - 1].scalar)) {
-                    breakAt = i
+                let add = Int(p.advances[i])
+                if i > start && p.clusterStart[i] {
+                    if p.breaks[i] == LineBreaks.allowed { best = i } else if p.breaks[i] == LineBreaks.fallback { fallback = i }
                 }
+                if add > 0 && w + add > maxWidth && i > start { break }
                 w += add
                 i += 1
             }
             if i >= n {
-                var end = n
-                while end > start && g[end - 1].scalar == 0x20 { end -= 1 }
-                lines.append(LaidLine(start: start, end: end, width: width(g, start, end), ellipsis: false))
+                let end = trimSpaces(s, start, n)
+                lines.append(LaidLine(start: start, end: end, width: p.width(start, end), ellipsis: false))
                 break
             }
             if lines.count == maxLines - 1 {
@@ -91,46 +88,50 @@ extension Fonts {
                 var end = start
                 var lw = 0
                 while end < n {
-                    let add = Int(g[end].advance) + (end > start ? Int(g[end].kern) : 0)
-                    if lw + add > room { break }
+                    let add = Int(p.advances[end])
+                    if add > 0 && lw + add > room { break }
                     lw += add
                     end += 1
                 }
-                while end > start && g[end - 1].scalar == 0x20 { end -= 1 }
-                lines.append(LaidLine(start: start, end: end, width: width(g, start, end) + ellipsisWidth, ellipsis: true))
+                end = trimSpaces(s, start, end)
+                lines.append(LaidLine(start: start, end: end, width: p.width(start, end) + ellipsisWidth, ellipsis: true))
                 break
             }
-            var end: Int
-            if g[i].scalar == 0x20 {
-                end = i
-            } else if breakAt > start {
-                end = breakAt
-            } else {
-                end = i
+            var end = i
+            if !LineBreaks.isSpace(s[i]) {
+                if best > start { end = best } else if fallback > start { end = fallback }
             }
             var next = end
-            while end > start && g[end - 1].scalar == 0x20 { end -= 1 }
-            lines.append(LaidLine(start: start, end: end, width: width(g, start, end), ellipsis: false))
-            while next < n && g[next].scalar == 0x20 { next += 1 }
+            end = trimSpaces(s, start, end)
+            lines.append(LaidLine(start: start, end: end, width: p.width(start, end), ellipsis: false))
+            while next < n && LineBreaks.isSpace(s[next]) { next += 1 }
             start = next
         }
         return lines
     }
 
-    /// The lines `text` wraps into (with "…" where it was cut), as strings.
+    @inline(__always)
+    private static func trimSpaces(_ s: [UInt32], _ start: Int, _ end: Int) -> Int {
+        var e = end
+        while e > start && LineBreaks.isSpace(s[e - 1]) { e -= 1 }
+        return e
+    }
+
+    /// The lines `text` wraps into (with "…" where it was cut), as strings
+    /// in logical order.
     public func wrap(_ text: String, width: Int, size: Int, weight: FontWeight = .regular, maxLines: Int) -> [String] {
-        shape(text, size: size, weight: weight, into: &shaped)
+        let p = paragraph(text, size: size, weight: weight)
         let e = ellipsis(size: size, weight: weight)
-        let lines = Fonts.breakLines(shaped, maxWidth: width * 64, maxLines: maxLines,
-                                     ellipsisWidth: Fonts.width(e, 0, e.count))
+        let lines = Fonts.breakLines(p, maxWidth: width * 64, maxLines: maxLines,
+                                     ellipsisWidth: e.width(0, e.scalars.count))
         var out: [String] = []
         for line in lines {
             var s = ""
             for i in line.start..<line.end {
-                if let u = Unicode.Scalar(shaped[i].scalar) { s.unicodeScalars.append(u) }
+                if let u = Unicode.Scalar(p.scalars[i]) { s.unicodeScalars.append(u) }
             }
             if line.ellipsis {
-                for g in e { if let u = Unicode.Scalar(g.scalar) { s.unicodeScalars.append(u) } }
+                for c in e.scalars { if let u = Unicode.Scalar(c) { s.unicodeScalars.append(u) } }
             }
             out.append(s)
         }

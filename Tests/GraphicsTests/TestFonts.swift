@@ -1,3 +1,5 @@
+import Foundation
+import Testing
 import Graphics
 
 enum TestFonts {
@@ -11,6 +13,17 @@ enum TestFonts {
 
     static func load(fallbacks: [String] = [], cache: Int = 1_536 * 1024) throws -> Fonts {
         try Fonts(regular: regular, bold: bold, fallbacks: fallbacks, glyphCacheBytes: cache)
+    }
+
+    /// The family and every script font from the Debian font packages. A
+    /// missing one fails the test that asked, naming the package: a test
+    /// of Arabic shaping without the Arabic font would prove nothing.
+    static func loadWithScripts() throws -> Fonts {
+        let found = StandardFonts.locate(directory: nil) { FileManager.default.isReadableFile(atPath: $0) }
+        if let e = found.missing.first {
+            throw FontError(path: e.packageDirectory + "/" + e.regular, code: 0, reason: "missing: install \(e.package) (scripts/setup)")
+        }
+        return try Fonts(regular: regular, bold: bold, scriptFonts: found.fonts)
     }
 }
 

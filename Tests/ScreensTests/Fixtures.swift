@@ -1,3 +1,4 @@
+import Foundation
 import Pairing
 import Graphics
 @testable import Screens
@@ -14,6 +15,16 @@ enum TestFonts {
     static let goldenDir = root + "/Tests/ScreensTests/Golden"
 
     static func load() throws -> Fonts { try Fonts(regular: regular, bold: bold) }
+
+    /// With the script fonts from the Debian packages; a missing one is an
+    /// error naming its package, so the test fails instead of drawing boxes.
+    static func loadWithScripts() throws -> Fonts {
+        let found = StandardFonts.locate(directory: nil) { FileManager.default.isReadableFile(atPath: $0) }
+        if let e = found.missing.first {
+            throw FontError(path: e.packageDirectory + "/" + e.regular, code: 0, reason: "missing: install \(e.package) (scripts/setup)")
+        }
+        return try Fonts(regular: regular, bold: bold, scriptFonts: found.fonts)
+    }
 }
 
 /// Every screen the head unit can show, with realistic content.

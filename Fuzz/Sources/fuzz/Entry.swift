@@ -30,6 +30,7 @@ let targets: [FuzzTarget] = [
     NotifBridgeTarget.target,
     HPKETarget.target,
     GuidanceTarget.target,
+    TextLayoutTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
