@@ -46,9 +46,12 @@ class FakeReceiver:
         self.refused: list[str] = []
         self.prepare_writes = 0
         self.subscriptions = 0
+        # What happened, in order: 'subscribed', 'key', 'notification'.
+        self.timeline: list[str] = []
         # Keys: prepared by exchange id, generations (info, exporter secret) newest first.
         self.prepared: dict[str, tuple[bytes, bytes]] = {}
         self.generations: list[tuple[bytes, bytes]] = []
+        self.activated: set[str] = set()
         self.inbox: list[tuple[dict, bytes]] = []
         self._keys = framing.FrameAssembler(16 * 1024)
         self._notifications = framing.FrameAssembler(256 * 1024)
@@ -111,6 +114,7 @@ class FakeReceiver:
     def _on_subscription(self, _bearer, characteristic, _notify, indicate) -> None:
         if characteristic.handle == self.receipts.handle and indicate:
             self.subscriptions += 1
+            self.timeline.append('subscribed')
             if self.ready:
                 self.send_frame(framing.READY)
 
@@ -141,6 +145,7 @@ class FakeReceiver:
     # ------------------------------------------------------------- keys
     def _on_key_write(self, _connection, value: bytes) -> None:
         self.key_values.append(bytes(value))
+        self.timeline.append('key')
         frame = self._keys.feed(bytes(value))
         if frame is None:
             return
@@ -161,6 +166,7 @@ class FakeReceiver:
                 secret = xwing.decapsulate(self.prepared[exchange][0], xwing_b64(packet['encapsulatedKey']))
                 info = messages.info(packet['ciphersuite'], packet['version'], packet['identifier'])
                 self.generations.insert(0, (info, xwing.key_schedule(secret, info)['exporter_secret']))
+                self.activated.add(exchange)
         except (ValueError, KeyError, TypeError) as error:
             self.refused.append(f'key packet: {error!r}')
             return
@@ -175,6 +181,7 @@ class FakeReceiver:
         value = bytes(value)
         index = len(self.wrapped_values)
         self.wrapped_values.append(value)
+        self.timeline.append('notification')
         unwrapped = framing.unwrap(value)
         if unwrapped is None:
             self.refused.append('value without NBW1')
@@ -196,9 +203,6 @@ class FakeReceiver:
     def _open(self, envelope: dict, raw: bytes) -> None:
         sealed = xwing_b64(envelope['data'])
         session = uuid.UUID(envelope['sessionID'])
-        if not self.generations:
-            self.inbox.append((envelope, raw))
-            return
         for info, secret in self.generations:
             key = xwing.export(secret, messages.context(info, messages.HOST_TO_ACCESSORY, session))
             try:
@@ -216,6 +220,10 @@ class FakeReceiver:
             self._receipt(envelope.get('receiptID'))
             if self.displayed and event.get('kind') == 'add':
                 self._displayed(event, info, secret, session)
+            return
+        if not self.generations or set(self.prepared) - self.activated:
+            # A prepared key is not activated yet: the envelope waits for it.
+            self.inbox.append((envelope, raw))
             return
         self.refused.append('no key opens the envelope')
 

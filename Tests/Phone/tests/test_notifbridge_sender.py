@@ -24,14 +24,16 @@ class SenderTestCase(SimulatorTestCase):
     mtu: int | None = 185
     key_write = 'without_response'
     receiver_offers_without_response = True
+    receiver_ready = True
 
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
         self.anna = await self.sim.add_phone('anna')
-        self.receiver = FakeReceiver(key_write_without_response=self.receiver_offers_without_response)
+        self.receiver = FakeReceiver(ready=self.receiver_ready,
+                                     key_write_without_response=self.receiver_offers_without_response)
         await self.receiver.start(self.port)
         self.sender = NotifBridgeSender(self.record, connector=self.connect, key_write=self.key_write,
-                                        chunk_timeout=0.5, receipt_timeout=0.5, ready_timeout=2.0)
+                                        chunk_timeout=2.0, receipt_timeout=2.0, ready_timeout=2.0)
         self.emitted: list[dict] = []
 
     async def asyncTearDown(self) -> None:
@@ -54,8 +56,8 @@ class KeyExchangeWithoutResponse(SenderTestCase):
         await self.attach()
         self.assertEqual(self.receiver.subscriptions, 1)
         self.assertEqual(self.sender.counts['readiness'], 1)
-        self.assertEqual(self.receiver.key_values, [], 'nothing written before readiness')
         generation = await self.sender.exchange_keys()
+        self.assertEqual(self.receiver.timeline[0], 'subscribed')
         self.assertEqual(len(self.receiver.key_frames), 2)
         self.assertEqual(self.receiver.refused, [])
         # Two frames of values of MTU - 3 between START and END.
@@ -90,6 +92,28 @@ class KeyExchangeWithoutResponse(SenderTestCase):
         self.assertEqual((packet['ciphersuite'], packet['version'], packet['identifier']),
                          ('XWing', 'Version1', 'ACCESSORY-1'))
         self.assertEqual(len(base64.b64decode(packet['encapsulatedKey'])), 1120)
+
+
+class ReadinessLate(SenderTestCase):
+    receiver_ready = False
+
+    async def test_nothing_is_written_until_readiness(self) -> None:
+        keys = asyncio.ensure_future(self.attach_and_exchange())
+        for _ in range(100):
+            if self.receiver.subscriptions:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        self.assertEqual(self.receiver.timeline, ['subscribed'])
+        self.assertFalse(keys.done())
+        self.receiver.send_frame(framing.READY)
+        await keys
+        self.assertEqual(self.sender.counts['readiness'], 1)
+        self.assertEqual(self.receiver.timeline[1], 'key')
+
+    async def attach_and_exchange(self) -> None:
+        await self.attach()
+        await self.sender.exchange_keys()
 
 
 class KeyExchangeWithRequests(SenderTestCase):
@@ -202,10 +226,15 @@ class LowMtu(SenderTestCase):
 
 
 class StallsAndRetries(SenderTestCase):
+    """The 16 s of silence and the 20 s receipt wait, shortened; the keys are
+    exchanged first with the longer waits (decapsulation in pure Python
+    holds the receiver's loop)."""
+
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
         await self.attach()
         await self.sender.exchange_keys()
+        self.sender.chunk_timeout = self.sender.receipt_timeout = 0.3
 
     async def test_silence_disconnects_and_resends_from_start(self) -> None:
         first = len(self.receiver.wrapped_values)

@@ -402,6 +402,32 @@ class NotifBridgeSender:
         finally:
             self.queue.remove(item)
 
+    async def send_values(self, channel: str, values: list[bytes], wrapped: bool = True) -> None:
+        """Values as they are, no framing added (the fault commands' malformed
+        frames): on …8C47 each wrapped in NBW1 and paced by its ack unless
+        `wrapped` is False (then nothing acks it); on …8C46 write requests."""
+        async with self._lock:
+            await self._link()
+            characteristic = self._characteristics[channel]
+            self._interrupt = asyncio.get_running_loop().create_future()
+            try:
+                for inner in values:
+                    if channel == NOTIFICATIONS_UUID and wrapped:
+                        chunk_id, value = framing.wrap(inner)
+                        acked = asyncio.get_running_loop().create_future()
+                        self._acks[chunk_id] = acked
+                        try:
+                            await self._wait_chunk(asyncio.gather(characteristic.write_value(value, with_response=True),
+                                                                  acked))
+                        finally:
+                            self._acks.pop(chunk_id, None)
+                    else:
+                        await self._wait_chunk(characteristic.write_value(inner, with_response=True))
+            except (_Restart, _Stalled, _LinkLost) as problem:
+                raise DeliveryFailed(f'raw values not taken: {type(problem).__name__.strip("_").lower()}') from None
+            finally:
+                self._interrupt = None
+
     # ------------------------------------------------------------------- keys
     def new_generation(self, identifier: str | None = None) -> Generation:
         return Generation.new(self.ciphersuite, self.version, identifier)

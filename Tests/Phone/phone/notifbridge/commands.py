@@ -1,0 +1,203 @@
+"""Control-protocol commands of the NotifBridge sender (the phone as central;
+README.md "NotifBridge" lists them with their replies). One sender per
+phone, made by `notifbridge_connect` and kept across links: its keys,
+receipts and reverse commands are the phone's, not the link's."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bumble import hci
+
+from . import faults
+from .sender import KEY_WRITE_STYLES, DeliveryFailed, NotifBridgeSender, connect_central
+
+_SENDER_OPTIONS = {'key_write': str, 'chunk_timeout': float, 'frame_resends': int, 'receipt_timeout': float,
+                   'receipt_retries': int, 'ready_timeout': float, 'ciphersuite': str, 'version': str}
+
+
+def register(protocol) -> None:
+    from ..control import ControlError, _phone_name
+
+    simulator = protocol.simulator
+    senders: dict[str, NotifBridgeSender] = {}
+
+    def phone_of(arguments: dict):
+        return simulator.phone(_phone_name(arguments))
+
+    def sender_of(arguments: dict) -> NotifBridgeSender:
+        name = _phone_name(arguments)
+        simulator.phone(name)
+        sender = senders.get(name)
+        if sender is None:
+            raise ControlError('no NotifBridge sender: notifbridge_connect first')
+        return sender
+
+    def text(arguments: dict, key: str, default: str | None = None, required: bool = False) -> str | None:
+        value = arguments.get(key, default)
+        if value is None and required:
+            raise ControlError(f'missing "{key}"')
+        if value is not None and not isinstance(value, str):
+            raise ControlError(f'"{key}" is a string')
+        return value
+
+    def number(arguments: dict, key: str, default: float | None) -> float | None:
+        value = arguments.get(key, default)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise ControlError(f'"{key}" is a non-negative number')
+        return value
+
+    async def run(coroutine) -> dict:
+        try:
+            return await coroutine
+        except DeliveryFailed as error:
+            raise ControlError(f'NotifBridge: {error}') from error
+
+    def existing_link(phone, address: str):
+        """A link the phone already holds to `address` as the central (Settings pairing's)."""
+        for connection in phone.device.connections.values():
+            if (connection.role == hci.Role.CENTRAL
+                    and connection.peer_address.to_string(with_type_qualifier=False) == address.split('/')[0]):
+                return connection
+        return None
+
+    async def connect(arguments: dict) -> dict:
+        phone = phone_of(arguments)
+        address = text(arguments, 'address', required=True)
+        if arguments.get('address_type', 'random') == 'public' and '/' not in address:
+            address += '/P'
+        mtu = arguments.get('mtu', 185)
+        if mtu is not None and (isinstance(mtu, bool) or not isinstance(mtu, int) or not 23 <= mtu <= 517):
+            raise ControlError('"mtu" is 23..517 or null')
+        timeout = number(arguments, 'timeout', 5.0)
+        options = {}
+        for key, kind in _SENDER_OPTIONS.items():
+            if key in arguments:
+                value = arguments[key]
+                if kind is str and not isinstance(value, str) or kind is not str and (
+                        isinstance(value, bool) or not isinstance(value, (int, float))):
+                    raise ControlError(f'bad "{key}"')
+                options[key] = kind(value)
+        if options.get('key_write', KEY_WRITE_STYLES[0]) not in KEY_WRITE_STYLES:
+            raise ControlError(f'"key_write" is one of {", ".join(KEY_WRITE_STYLES)}')
+
+        async def link():
+            connection = existing_link(phone, address)
+            if connection is None:
+                connection = await connect_central(phone.device, address, mtu=mtu, timeout=timeout)
+            if arguments.get('pair', False) and not connection.encryption:
+                await connection.pair()
+            return connection
+
+        sender = senders.get(phone.name)
+        if sender is None:
+            sender = NotifBridgeSender(lambda event, **fields: phone.report(event, **fields), **options)
+            senders[phone.name] = sender
+        else:
+            # The same sender on a new link: its keys, receipts and commands are the phone's.
+            await sender.disconnect()
+            for key, value in options.items():
+                setattr(sender, key, value)
+        sender.connector = link
+        try:
+            await sender.attach(await link())
+        except (asyncio.TimeoutError, TimeoutError) as error:
+            raise ControlError(f'connection to {address} failed: {error!r}') from error
+        except DeliveryFailed as error:
+            await sender.disconnect()
+            raise ControlError(f'NotifBridge: {error}') from error
+        return {'phone': phone.name, 'notifbridge': sender.state()}
+
+    async def disconnect(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        await sender.disconnect()
+        return {'notifbridge': sender.state()}
+
+    async def keys(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        generation = await run(sender.exchange_keys(text(arguments, 'identifier')))
+        return {'generation': generation.describe(), 'notifbridge': sender.state()}
+
+    async def rotate(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        previous = sender.newest().describe() if sender.generations else None
+        generation = await run(sender.exchange_keys(text(arguments, 'identifier')))
+        return {'generation': generation.describe(), 'previous': previous, 'notifbridge': sender.state()}
+
+    async def post(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        fields = {}
+        for key, name in (('subtitle', 'subtitle'), ('source_name', 'source_name'), ('thread', 'thread'),
+                          ('alert_kind', 'alert_kind')):
+            if key in arguments:
+                fields[name] = text(arguments, key)
+        for key in ('has_sound', 'should_alert'):
+            if key in arguments:
+                fields[key] = bool(arguments[key])
+        if 'attributes' in arguments:
+            fields['attributes'] = int(arguments['attributes'])
+        return await run(sender.post(text(arguments, 'app', required=True), text(arguments, 'title'),
+                                     text(arguments, 'body'), notification_id=text(arguments, 'notification_id'),
+                                     kind=text(arguments, 'kind'), **fields))
+
+    async def remove(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        try:
+            return await run(sender.remove(text(arguments, 'app', required=True),
+                                           text(arguments, 'notification_id')))
+        except ValueError as error:
+            raise ControlError(str(error)) from error
+
+    async def remove_all(arguments: dict) -> dict:
+        return await run(sender_of(arguments).remove_all())
+
+    async def state(arguments: dict) -> dict:
+        return {'notifbridge': sender_of(arguments).state()}
+
+    async def wait_displayed(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        event_id = text(arguments, 'event_id', required=True)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + number(arguments, 'timeout', 60.0)
+        while True:
+            for command in sender.displayed():
+                if command.get('replyTo') == event_id:
+                    return {'displayed': command}
+            if loop.time() >= deadline:
+                raise ControlError(f'no displayed for {event_id}')
+            await asyncio.sleep(0.05)
+
+    async def duplicate(arguments: dict) -> dict:
+        return await run(faults.duplicate(sender_of(arguments), number(arguments, 'timeout', None)))
+
+    async def tamper(arguments: dict) -> dict:
+        return await run(faults.tampered(sender_of(arguments), text(arguments, 'app', 'com.google.Maps'),
+                                         text(arguments, 'title', 'In 400 m'), text(arguments, 'body', 'Turn right'),
+                                         number(arguments, 'timeout', 3.0)))
+
+    async def before_key(arguments: dict) -> dict:
+        return await run(faults.before_key(sender_of(arguments), text(arguments, 'app', 'com.google.Maps'),
+                                           text(arguments, 'title', 'In 400 m'),
+                                           text(arguments, 'body', 'Turn right'),
+                                           number(arguments, 'delay', 1.0), number(arguments, 'timeout', None)))
+
+    async def malformed_frame(arguments: dict) -> dict:
+        try:
+            return await run(faults.malformed_frame(sender_of(arguments), text(arguments, 'variant', 'no_start'),
+                                                    timeout=number(arguments, 'timeout', 3.0)))
+        except ValueError as error:
+            raise ControlError(str(error)) from error
+
+    async def malformed_json(arguments: dict) -> dict:
+        try:
+            return await run(faults.malformed_json(sender_of(arguments), text(arguments, 'variant', 'envelope'),
+                                                   number(arguments, 'timeout', 3.0)))
+        except ValueError as error:
+            raise ControlError(str(error)) from error
+
+    for name, handler in (('connect', connect), ('disconnect', disconnect), ('keys', keys), ('rotate', rotate),
+                          ('post', post), ('remove', remove), ('remove_all', remove_all), ('state', state),
+                          ('wait_displayed', wait_displayed), ('duplicate', duplicate), ('tamper', tamper),
+                          ('before_key', before_key), ('malformed_frame', malformed_frame),
+                          ('malformed_json', malformed_json)):
+        protocol.register(f'notifbridge_{name}', handler)
