@@ -27,6 +27,10 @@ from phone.notifbridge.swift_json import SwiftDate
 
 ADDRESS = hci.Address('C2:B5:00:00:00:42')
 _P = gatt.Characteristic.Properties
+NAME = 'Car NotifBdg'
+# Flags, the service UUID; the name in the scan response.
+ADVERTISING_DATA = bytes([2, 0x01, 0x06, 17, 0x07]) + uuid.UUID(SERVICE_UUID).bytes[::-1]
+SCAN_RESPONSE = bytes([1 + len(NAME), 0x09]) + NAME.encode()
 
 
 class FakeReceiver:
@@ -109,7 +113,8 @@ class FakeReceiver:
     async def _advertise(self) -> None:
         await self.device.start_advertising(advertising_type=AdvertisingType.UNDIRECTED_CONNECTABLE_SCANNABLE,
                                             own_address_type=hci.OwnAddressType.RANDOM, auto_restart=False,
-                                            advertising_interval_min=20, advertising_interval_max=20)
+                                            advertising_interval_min=20, advertising_interval_max=20,
+                                            advertising_data=ADVERTISING_DATA, scan_response_data=SCAN_RESPONSE)
 
     def _on_subscription(self, _bearer, characteristic, _notify, indicate) -> None:
         if characteristic.handle == self.receipts.handle and indicate:

@@ -59,6 +59,15 @@ class NotifBridgeCommands(SimulatorTestCase):
         self.assertTrue(any(e.get('event') == 'notifbridge_receipt' and e.get('phone') == 'anna'
                             for e in self.sim.events))
 
+    async def test_connect_through_the_picker(self) -> None:
+        await self.command('notifbridge_disconnect', phone='anna')  # the receiver advertises again
+        await self.command('add_phone', name='bob')
+        reply = await self.command('notifbridge_connect', phone='bob', scan_timeout=3)
+        self.assertEqual((reply['address'], reply['name']), (RECEIVER, 'Car NotifBdg'))
+        self.assertTrue(reply['notifbridge']['connected'])
+        await self.command('notifbridge_disconnect', phone='bob')
+        await self.command('notifbridge_connect', ok=False, phone='bob', name='Other NotifBdg', scan_timeout=0.3)
+
     async def test_rotate(self) -> None:
         rotated = await self.command('notifbridge_rotate', phone='anna')
         self.assertNotEqual(rotated['generation']['exchange_id'], rotated['previous']['exchange_id'])

@@ -10,6 +10,7 @@ import asyncio
 from bumble import hci
 
 from . import faults
+from .picker import find_accessory
 from .sender import KEY_WRITE_STYLES, DeliveryFailed, NotifBridgeSender, connect_central
 
 _SENDER_OPTIONS = {'key_write': str, 'chunk_timeout': float, 'frame_resends': int, 'receipt_timeout': float,
@@ -63,8 +64,14 @@ def register(protocol) -> None:
 
     async def connect(arguments: dict) -> dict:
         phone = phone_of(arguments)
-        address = text(arguments, 'address', required=True)
-        if arguments.get('address_type', 'random') == 'public' and '/' not in address:
+        address, listed = text(arguments, 'address'), None
+        if address is None:
+            try:
+                address, listed = await find_accessory(phone.device, number(arguments, 'scan_timeout', 5.0),
+                                                       text(arguments, 'name'))
+            except LookupError as error:
+                raise ControlError(str(error)) from error
+        elif arguments.get('address_type', 'random') == 'public' and '/' not in address:
             address += '/P'
         mtu = arguments.get('mtu', 185)
         if mtu is not None and (isinstance(mtu, bool) or not isinstance(mtu, int) or not 23 <= mtu <= 517):
@@ -106,7 +113,7 @@ def register(protocol) -> None:
         except DeliveryFailed as error:
             await sender.disconnect()
             raise ControlError(f'NotifBridge: {error}') from error
-        return {'phone': phone.name, 'notifbridge': sender.state()}
+        return {'phone': phone.name, 'address': address, 'name': listed, 'notifbridge': sender.state()}
 
     async def disconnect(arguments: dict) -> dict:
         sender = sender_of(arguments)
