@@ -34,7 +34,10 @@ SCAN_RESPONSE = bytes([1 + len(NAME), 0x09]) + NAME.encode()
 
 
 class FakeReceiver:
-    def __init__(self, ready: bool = True, displayed: bool = True, key_write_without_response: bool = True) -> None:
+    def __init__(self, ready: bool = True, displayed: bool = True, key_write_without_response: bool = True,
+                 encrypted: bool = False) -> None:
+        """`encrypted`: every write (CCCD included) needs an encrypted link."""
+        self.encrypted = encrypted
         self.ready = ready
         self.displayed = displayed
         self.silent_chunks: set[int] = set()
@@ -77,6 +80,10 @@ class FakeReceiver:
         self.transport = await open_transport(f'tcp-client:127.0.0.1:{port}')
         self.device = Device.with_hci('receiver', ADDRESS, self.transport.source, self.transport.sink)
         self.device.add_service(gatt.Service(SERVICE_UUID, [self.keys, self.notifications, self.receipts]))
+        if self.encrypted:
+            for attribute in self.device.gatt_server.attributes:
+                if attribute.permissions & gatt.Characteristic.Permissions.WRITEABLE:
+                    attribute.permissions |= gatt.Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION
         self.device.on('connection', self._on_connection)
         self.device.on('characteristic_subscription', self._on_subscription)
         server = self.device.gatt_server

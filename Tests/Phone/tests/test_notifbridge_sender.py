@@ -25,11 +25,12 @@ class SenderTestCase(SimulatorTestCase):
     key_write = 'without_response'
     receiver_offers_without_response = True
     receiver_ready = True
+    receiver_encrypted = False
 
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
         self.anna = await self.sim.add_phone('anna')
-        self.receiver = FakeReceiver(ready=self.receiver_ready,
+        self.receiver = FakeReceiver(ready=self.receiver_ready, encrypted=self.receiver_encrypted,
                                      key_write_without_response=self.receiver_offers_without_response)
         await self.receiver.start(self.port)
         self.sender = NotifBridgeSender(self.record, connector=self.connect, key_write=self.key_write,
@@ -116,6 +117,18 @@ class ReadinessLate(SenderTestCase):
         await self.sender.exchange_keys()
 
 
+class EncryptionRequired(SenderTestCase):
+    receiver_encrypted = True
+
+    async def test_pairs_when_the_subscription_is_refused_then_goes_on(self) -> None:
+        await self.attach()
+        self.assertIn({'event': 'notifbridge_link', 'state': 'securing', 'att_error': 0x0F}, self.emitted)
+        self.assertTrue(self.sender.connection.encryption)
+        generation = await self.sender.exchange_keys()
+        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
+        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
+
+
 class KeyExchangeWithRequests(SenderTestCase):
     key_write = 'request'
 
@@ -144,6 +157,7 @@ class Envelopes(SenderTestCase):
         body = 'Turn left onto Market Street / then right ' * 20
         result = await self.sender.post('com.google.Maps', 'In 500 m', body)
         self.assertTrue(result['received'])
+        self.assertGreater(self.receiver.prepare_writes, 0, 'at MTU 185 a 220-byte value is a long write')
         values = self.receiver.wrapped_values
         inner = [framing.unwrap(v)[1] for v in values]
         self.assertEqual(inner[0], framing.START)
@@ -223,6 +237,19 @@ class LowMtu(SenderTestCase):
         self.assertTrue(result['received'])
         self.assertGreater(self.receiver.prepare_writes, 0)
         self.assertIn(220, [len(v) for v in self.receiver.wrapped_values])
+
+
+class MtuFrom223(SenderTestCase):
+    mtu = 247  # a 220-byte value fits one write request from MTU 223 on
+
+    async def test_no_prepared_writes(self) -> None:
+        await self.attach()
+        await self.sender.exchange_keys()
+        self.assertTrue(all(len(v) <= 244 for v in self.receiver.key_values))
+        self.assertIn(244, [len(v) for v in self.receiver.key_values])
+        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'x' * 300))['received'])
+        self.assertIn(220, [len(v) for v in self.receiver.wrapped_values])
+        self.assertEqual(self.receiver.prepare_writes, 0)
 
 
 class StallsAndRetries(SenderTestCase):

@@ -63,6 +63,8 @@ NOTIFICATIONS_UUID = 'D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C47'
 RECEIPTS_UUID = 'D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C4B'
 
 KEY_WRITE_STYLES = ('without_response', 'request')
+# ATT Insufficient Authentication, Insufficient Encryption: iOS secures the link and retries.
+INSUFFICIENT_SECURITY = (0x05, 0x0F)
 # Reverse frames are small (receipts, commands); a broken receiver must not
 # make the phone hold much.
 REVERSE_FRAME_CAP = 64 * 1024
@@ -201,13 +203,31 @@ class NotifBridgeSender:
         if missing:
             raise DeliveryFailed(f'characteristics missing: {", ".join(missing)}')
         self._characteristics = {u: found[u] for u in (KEYS_UUID, NOTIFICATIONS_UUID, RECEIPTS_UUID)}
-        await client.subscribe(self._characteristics[RECEIPTS_UUID], self._on_indication, prefer_notify=False)
+        await self._secured(lambda: client.subscribe(self._characteristics[RECEIPTS_UUID], self._on_indication,
+                                                     prefer_notify=False))
         self._emit('notifbridge_link', state='subscribed', mtu=self.mtu)
         try:
             await asyncio.wait_for(self._ready.wait(), self.ready_timeout)
         except asyncio.TimeoutError:
             logger.info('no readiness frame within %s s: sending anyway', self.ready_timeout)
             self._emit('notifbridge_link', state='no_readiness')
+
+    async def _secured(self, operation: Callable[[], Awaitable]):
+        """Run an ATT request; if the accessory answers Insufficient
+        Authentication or Encryption, secure the link as iOS does (encrypt with
+        the bond's key, else pair) and run it once more."""
+        try:
+            return await operation()
+        except att.ATT_Error as error:
+            if error.error_code not in INSUFFICIENT_SECURITY or self.connection is None:
+                raise
+            self._emit('notifbridge_link', state='securing', att_error=error.error_code)
+        try:
+            await self.connection.encrypt()
+        except Exception as error:  # noqa: BLE001 - no bond (or a forgotten one): pair
+            logger.debug('encryption with a bond failed (%r): pairing', error)
+            await self.connection.pair()
+        return await operation()
 
     def _on_disconnection(self, connection, reason: int) -> None:
         if connection is not self.connection:
@@ -318,24 +338,26 @@ class NotifBridgeSender:
             if not work.done():
                 work.cancel()
 
-    async def _write_wrapped(self, payload: bytes) -> None:
+    async def _write_wrapped(self, inner: bytes) -> None:
+        """One NBW1 value on …8C47, done when both its write response and its NBA1 came."""
         characteristic = self._characteristics[NOTIFICATIONS_UUID]
-        for inner in framing.frame_values(payload, framing.WRAPPED_PAYLOAD):
-            chunk_id, value = framing.wrap(inner)
-            acked = asyncio.get_running_loop().create_future()
-            self._acks[chunk_id] = acked
-            try:
-                await self._wait_chunk(asyncio.gather(characteristic.write_value(value, with_response=True), acked))
-            finally:
-                self._acks.pop(chunk_id, None)
-            self.counts['chunks'] += 1
+        chunk_id, value = framing.wrap(inner)
+        acked = asyncio.get_running_loop().create_future()
+        self._acks[chunk_id] = acked
+        try:
+            await self._wait_chunk(asyncio.gather(
+                self._secured(lambda: characteristic.write_value(value, with_response=True)), acked))
+        finally:
+            self._acks.pop(chunk_id, None)
+        self.counts['chunks'] += 1
 
     async def _write_keys(self, payload: bytes) -> None:
         characteristic = self._characteristics[KEYS_UUID]
         without_response = (self.key_write == 'without_response'
                             and characteristic.properties & Characteristic.Properties.WRITE_WITHOUT_RESPONSE)
         for value in framing.frame_values(payload, self.mtu - 3):
-            await self._wait_chunk(characteristic.write_value(value, with_response=not without_response))
+            await self._wait_chunk(self._secured(
+                lambda: characteristic.write_value(value, with_response=not without_response)))
 
     async def _send_frame(self, channel: str, payload: bytes) -> None:
         """One whole frame, restarted on readiness, resent after a stall or a lost link."""
@@ -345,7 +367,8 @@ class NotifBridgeSender:
             self._interrupt = asyncio.get_running_loop().create_future()
             try:
                 if channel == NOTIFICATIONS_UUID:
-                    await self._write_wrapped(payload)
+                    for inner in framing.frame_values(payload, framing.WRAPPED_PAYLOAD):
+                        await self._write_wrapped(inner)
                 else:
                     await self._write_keys(payload)
                 self.counts['frames'] += 1
@@ -413,14 +436,7 @@ class NotifBridgeSender:
             try:
                 for inner in values:
                     if channel == NOTIFICATIONS_UUID and wrapped:
-                        chunk_id, value = framing.wrap(inner)
-                        acked = asyncio.get_running_loop().create_future()
-                        self._acks[chunk_id] = acked
-                        try:
-                            await self._wait_chunk(asyncio.gather(characteristic.write_value(value, with_response=True),
-                                                                  acked))
-                        finally:
-                            self._acks.pop(chunk_id, None)
+                        await self._write_wrapped(inner)
                     else:
                         await self._wait_chunk(characteristic.write_value(inner, with_response=True))
             except (_Restart, _Stalled, _LinkLost) as problem:
