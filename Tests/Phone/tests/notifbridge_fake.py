@@ -164,14 +164,16 @@ class FakeReceiver:
         self.key_frames.append(frame)
         try:
             packet = json.loads(frame)
-            exchange = packet['exchangeID']
-            if packet['phase'] == 'prepare':
+            phase = packet.get('phase')
+            # The legacy packet (no phase) is a prepare and an activate in one.
+            exchange = packet['exchangeID'] if phase else packet['publicKey'][:24]
+            if phase in ('prepare', None):
                 seed, public_key = (xwing_b64(packet['privateKeySeed']), xwing_b64(packet['publicKey']))
                 if xwing.public_key(seed) != public_key:
                     self.refused.append('public key does not match the seed')
                     return
                 self.prepared[exchange] = (seed, public_key)
-            else:
+            if phase in ('activate', None):
                 if exchange not in self.prepared:
                     self.refused.append('unknown exchange')
                     return
@@ -183,7 +185,7 @@ class FakeReceiver:
             self.refused.append(f'key packet: {error!r}')
             return
         self._receipt(packet.get('receiptID'))
-        if packet['phase'] == 'activate':
+        if phase != 'prepare':
             waiting, self.inbox = self.inbox, []
             for envelope, raw in waiting:
                 self._open(envelope, raw)

@@ -68,6 +68,19 @@ class NotifBridgeCommands(SimulatorTestCase):
         await self.command('notifbridge_disconnect', phone='bob')
         await self.command('notifbridge_connect', ok=False, phone='bob', name='Other NotifBdg', scan_timeout=0.3)
 
+    async def test_wait_false_replies_at_once_and_reports_the_outcome(self) -> None:
+        mark = self.sim.event_mark()
+        reply = await self.command('notifbridge_post', phone='anna', app='com.google.Maps', title='In 500 m',
+                                   body='Turn left', wait=False)
+        self.assertEqual(reply['started'], True)
+        done = await self.sim.wait_for('notifbridge_done', after=mark, cmd='notifbridge_post', id=7, timeout=5)
+        self.assertTrue(done['ok'])
+        self.assertTrue(done['received'])
+        await self.command('notifbridge_remove', phone='anna', app='com.nobody', wait=False)
+        failed = await self.sim.wait_for('notifbridge_done', after=mark, cmd='notifbridge_remove', timeout=5)
+        self.assertFalse(failed['ok'])
+        self.assertIn('com.nobody', failed['error'])
+
     async def test_rotate(self) -> None:
         rotated = await self.command('notifbridge_rotate', phone='anna')
         self.assertNotEqual(rotated['generation']['exchange_id'], rotated['previous']['exchange_id'])

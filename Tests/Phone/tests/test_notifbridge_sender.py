@@ -129,6 +129,19 @@ class EncryptionRequired(SenderTestCase):
         self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
 
 
+class LegacyKeyPacket(SenderTestCase):
+    key_write = 'request'
+
+    async def test_single_shot_packet(self) -> None:
+        await self.attach()
+        generation = await self.sender.exchange_keys(identifier='OLD-APP', legacy=True)
+        (frame,) = self.receiver.key_frames
+        self.assertEqual(list(json.loads(frame)), ['identifier', 'ciphersuite', 'version', 'encapsulatedKey',
+                                                    'publicKey', 'privateKeySeed', 'receiptID'])
+        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
+        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
+
+
 class KeyExchangeWithRequests(SenderTestCase):
     key_write = 'request'
 

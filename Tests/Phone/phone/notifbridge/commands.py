@@ -122,7 +122,8 @@ def register(protocol) -> None:
 
     async def keys(arguments: dict) -> dict:
         sender = sender_of(arguments)
-        generation = await run(sender.exchange_keys(text(arguments, 'identifier')))
+        generation = await run(sender.exchange_keys(text(arguments, 'identifier'),
+                                                    legacy=bool(arguments.get('legacy', False))))
         return {'generation': generation.describe(), 'notifbridge': sender.state()}
 
     async def rotate(arguments: dict) -> dict:
@@ -202,9 +203,35 @@ def register(protocol) -> None:
         except ValueError as error:
             raise ControlError(str(error)) from error
 
+    tasks: set[asyncio.Task] = set()
+
+    def background(name: str, handler):
+        """`wait: false`: reply `started` at once (the control channel takes
+        commands one after another: a passkey to type, a head unit to restart
+        meanwhile) and report the outcome as a `notifbridge_done` event."""
+
+        async def run_command(arguments: dict) -> dict:
+            if arguments.get('wait', True) is not False:
+                return await handler(arguments)
+
+            async def finish() -> None:
+                done = {'event': 'notifbridge_done', 'cmd': name, 'id': arguments.get('id'),
+                        'phone': arguments.get('phone', arguments.get('name'))}
+                try:
+                    simulator.emit({**done, 'ok': True, **(await handler(arguments))})
+                except Exception as error:  # noqa: BLE001 - reported like an error reply
+                    simulator.emit({**done, 'ok': False, 'error': str(error) or repr(error)})
+
+            task = asyncio.get_running_loop().create_task(finish())
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            return {'started': True}
+
+        return run_command
+
     for name, handler in (('connect', connect), ('disconnect', disconnect), ('keys', keys), ('rotate', rotate),
                           ('post', post), ('remove', remove), ('remove_all', remove_all), ('state', state),
                           ('wait_displayed', wait_displayed), ('duplicate', duplicate), ('tamper', tamper),
                           ('before_key', before_key), ('malformed_frame', malformed_frame),
                           ('malformed_json', malformed_json)):
-        protocol.register(f'notifbridge_{name}', handler)
+        protocol.register(f'notifbridge_{name}', background(f'notifbridge_{name}', handler))

@@ -42,6 +42,15 @@ def activate(exchange: uuid.UUID, receipt: uuid.UUID, encapsulated_key: bytes, i
                    'ciphersuite': ciphersuite, 'version': version})
 
 
+def legacy_keys(receipt: uuid.UUID | None, public_key: bytes, seed: bytes, encapsulated_key: bytes,
+                identifier: str, ciphersuite: str, version: str) -> bytes:
+    """The older single-shot key packet: no phase, no exchange id, key pair and
+    encapsulation together."""
+    return encode({'identifier': identifier, 'ciphersuite': ciphersuite, 'version': version,
+                   'encapsulatedKey': encapsulated_key, 'publicKey': public_key, 'privateKeySeed': seed,
+                   'receiptID': receipt})
+
+
 def envelope(session: uuid.UUID, sealed: bytes, receipt: uuid.UUID | None) -> bytes:
     return encode({'sessionID': session, 'data': sealed, 'receiptID': receipt})
 

@@ -460,15 +460,29 @@ class NotifBridgeSender:
                                     generation.identifier, generation.ciphersuite, generation.version)
         if not await self.deliver('activate', KEYS_UUID, payload, messages.uuid_text(receipt)):
             return False
+        self._activated(generation)
+        return True
+
+    def _activated(self, generation: Generation) -> None:
         generation.activated = True
         self.generations.insert(0, generation)
         del self.generations[KEPT_GENERATIONS:]
         self._emit('notifbridge_keys', **generation.describe())
-        return True
 
-    async def exchange_keys(self, identifier: str | None = None) -> Generation:
-        """A new security session: a new key generation, prepared and activated."""
+    async def exchange_keys(self, identifier: str | None = None, legacy: bool = False) -> Generation:
+        """A new security session: a new key generation, prepared and
+        activated (`legacy`: the older app's single packet instead)."""
         generation = self.new_generation(identifier)
+        if legacy:
+            receipt = uuid.uuid4()
+            payload = messages.legacy_keys(receipt, generation.public_key, generation.seed,
+                                           generation.encapsulated_key, generation.identifier,
+                                           generation.ciphersuite, generation.version)
+            if not await self.deliver('legacy', KEYS_UUID, payload, messages.uuid_text(receipt)):
+                raise DeliveryFailed('no receipt for the legacy key packet')
+            generation.prepared = True
+            self._activated(generation)
+            return generation
         if not await self.prepare(generation):
             raise DeliveryFailed('no receipt for prepare')
         if not await self.activate(generation):
