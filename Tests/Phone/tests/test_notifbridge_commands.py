@@ -81,11 +81,29 @@ class NotifBridgeCommands(SimulatorTestCase):
         self.assertFalse(failed['ok'])
         self.assertIn('com.nobody', failed['error'])
 
-    async def test_rotate(self) -> None:
+    async def test_rotate_then_post_with_the_older_generation(self) -> None:
         rotated = await self.command('notifbridge_rotate', phone='anna')
-        self.assertNotEqual(rotated['generation']['exchange_id'], rotated['previous']['exchange_id'])
+        previous = rotated['previous']
+        self.assertNotEqual(rotated['generation']['exchange_id'], previous['exchange_id'])
         self.assertEqual(len(rotated['notifbridge']['generations']), 2)
         self.assertEqual(len(self.receiver.generations), 2)
+        posted = await self.command('notifbridge_post', phone='anna', app='com.google.Maps', title='In 50 m',
+                                    body='Arrive', exchange_id=previous['exchange_id'].lower())
+        self.assertTrue(posted['received'])
+        self.assertEqual(json.loads(self.receiver.envelope_frames[-1])['sessionID'], previous['session'])
+        await self.command('notifbridge_post', ok=False, phone='anna', app='com.google.Maps',
+                           exchange_id='00000000-0000-0000-0000-000000000000')
+
+    async def test_prepare_and_activate_apart(self) -> None:
+        prepared = await self.command('notifbridge_prepare', phone='anna', identifier='HEAD-UNIT-2')
+        self.assertEqual(len(prepared['notifbridge']['prepared']), 1)
+        self.assertEqual(len(self.receiver.generations), 1, 'not activated yet')
+        activated = await self.command('notifbridge_activate', phone='anna')
+        self.assertEqual(activated['generation']['exchange_id'], prepared['generation']['exchange_id'])
+        self.assertEqual(activated['notifbridge']['prepared'], [])
+        self.assertEqual(activated['notifbridge']['generations'][0]['identifier'], 'HEAD-UNIT-2')
+        self.assertEqual(len(self.receiver.generations), 2)
+        await self.command('notifbridge_activate', ok=False, phone='anna')
 
     async def test_faults(self) -> None:
         await self.command('notifbridge_post', phone='anna', app='com.apple.Music', title='Song', body='Artist')

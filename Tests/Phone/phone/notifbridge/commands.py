@@ -126,6 +126,25 @@ def register(protocol) -> None:
                                                     legacy=bool(arguments.get('legacy', False))))
         return {'generation': generation.describe(), 'notifbridge': sender.state()}
 
+    async def prepare(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        generation = sender.new_generation(text(arguments, 'identifier'))
+        if not await run(sender.prepare(generation)):
+            raise ControlError('NotifBridge: no receipt for prepare')
+        return {'generation': generation.describe(), 'notifbridge': sender.state()}
+
+    async def activate(arguments: dict) -> dict:
+        sender = sender_of(arguments)
+        exchange_id = text(arguments, 'exchange_id')
+        if exchange_id is None and sender.prepared:
+            exchange_id = list(sender.prepared)[-1]
+        generation = sender.prepared.get((exchange_id or '').upper())
+        if generation is None:
+            raise ControlError('no prepared key: notifbridge_prepare first')
+        if not await run(sender.activate(generation)):
+            raise ControlError('NotifBridge: no receipt for activate')
+        return {'generation': generation.describe(), 'notifbridge': sender.state()}
+
     async def rotate(arguments: dict) -> dict:
         sender = sender_of(arguments)
         previous = sender.newest().describe() if sender.generations else None
@@ -144,9 +163,13 @@ def register(protocol) -> None:
                 fields[key] = bool(arguments[key])
         if 'attributes' in arguments:
             fields['attributes'] = int(arguments['attributes'])
+        try:
+            generation = sender.generation(text(arguments, 'exchange_id')) if 'exchange_id' in arguments else None
+        except DeliveryFailed as error:
+            raise ControlError(str(error)) from error
         return await run(sender.post(text(arguments, 'app', required=True), text(arguments, 'title'),
                                      text(arguments, 'body'), notification_id=text(arguments, 'notification_id'),
-                                     kind=text(arguments, 'kind'), **fields))
+                                     kind=text(arguments, 'kind'), generation=generation, **fields))
 
     async def remove(arguments: dict) -> dict:
         sender = sender_of(arguments)
@@ -229,7 +252,8 @@ def register(protocol) -> None:
 
         return run_command
 
-    for name, handler in (('connect', connect), ('disconnect', disconnect), ('keys', keys), ('rotate', rotate),
+    for name, handler in (('connect', connect), ('disconnect', disconnect), ('keys', keys), ('prepare', prepare),
+                          ('activate', activate), ('rotate', rotate),
                           ('post', post), ('remove', remove), ('remove_all', remove_all), ('state', state),
                           ('wait_displayed', wait_displayed), ('duplicate', duplicate), ('tamper', tamper),
                           ('before_key', before_key), ('malformed_frame', malformed_frame),

@@ -170,6 +170,7 @@ class NotifBridgeSender:
         self._lock = asyncio.Lock()
 
         self.generations: list[Generation] = []  # activated, newest first
+        self.prepared: dict[str, Generation] = {}  # prepared, not activated yet, by exchange id
         self.queue: list[dict] = []
         self.receipts: list[str] = []  # every receipt id received, in order
         self.commands: list[dict] = []  # reverse commands opened
@@ -254,7 +255,11 @@ class NotifBridgeSender:
         if self.connector is None:
             raise DeliveryFailed('not connected')
         self.counts['reconnections'] += 1
-        await self.attach(await self.connector())
+        try:
+            connection = await self.connector()
+        except Exception as error:  # noqa: BLE001 - Bumble's connection errors and timeouts
+            raise DeliveryFailed(f'reconnection failed: {error!r}') from error
+        await self.attach(connection)
 
     def _interrupt_frame(self, why: str) -> None:
         if self._interrupt is not None and not self._interrupt.done():
@@ -452,6 +457,8 @@ class NotifBridgeSender:
         receipt = uuid.uuid4()
         payload = messages.prepare(generation.exchange_id, receipt, generation.public_key, generation.seed)
         generation.prepared = await self.deliver('prepare', KEYS_UUID, payload, messages.uuid_text(receipt))
+        if generation.prepared:
+            self.prepared[messages.uuid_text(generation.exchange_id)] = generation
         return generation.prepared
 
     async def activate(self, generation: Generation) -> bool:
@@ -464,6 +471,7 @@ class NotifBridgeSender:
         return True
 
     def _activated(self, generation: Generation) -> None:
+        self.prepared.pop(messages.uuid_text(generation.exchange_id), None)
         generation.activated = True
         self.generations.insert(0, generation)
         del self.generations[KEPT_GENERATIONS:]
@@ -497,6 +505,15 @@ class NotifBridgeSender:
         sealed = xwing.seal(generation.key(messages.HOST_TO_ACCESSORY), event)
         return messages.envelope(generation.session, sealed, receipt), messages.uuid_text(receipt)
 
+    def generation(self, exchange_id: str | None) -> Generation:
+        """An activated generation by exchange id (None: the newest)."""
+        if exchange_id is None:
+            return self.newest()
+        for generation in self.generations:
+            if messages.uuid_text(generation.exchange_id) == exchange_id.upper():
+                return generation
+        raise DeliveryFailed(f'no activated generation {exchange_id}')
+
     def newest(self) -> Generation:
         if not self.generations:
             raise DeliveryFailed('no activated key: exchange keys first')
@@ -509,16 +526,18 @@ class NotifBridgeSender:
         return {'receipt': receipt, 'received': received, 'envelope_bytes': len(envelope)}
 
     async def post(self, app: str, title: str | None = None, body: str | None = None, *,
-                   notification_id: str | None = None, kind: str | None = None, **fields) -> dict:
+                   notification_id: str | None = None, kind: str | None = None,
+                   generation: Generation | None = None, **fields) -> dict:
         """A notification appears (`add`), or changes (`update`: a known
-        notification id of that app)."""
+        notification id of that app). Sealed with the newest generation unless
+        one is given (an older one: the receiver's grace after a rotation)."""
         known = notification_id is not None and (app, notification_id) in self.notifications
         kind = kind or ('update' if known else 'add')
         notification_id = notification_id or messages.uuid_text(uuid.uuid4())
         notification = messages.notification(app, notification_id, title=title, body=body, **fields)
         event_id = uuid.uuid4()
         self.notifications[(app, notification_id)] = notification
-        result = await self.send_event(messages.event(kind, event_id, notification_fields=notification))
+        result = await self.send_event(messages.event(kind, event_id, notification_fields=notification), generation)
         return {'event_id': messages.uuid_text(event_id), 'kind': kind, 'app': app,
                 'notification_id': notification_id, **result}
 
@@ -553,6 +572,7 @@ class NotifBridgeSender:
             'key_write': self.key_write,
             'ready': self._ready.is_set(),
             'generations': [g.describe() for g in self.generations],
+            'prepared': [g.describe() for g in self.prepared.values()],
             'queue': [dict(item) for item in self.queue],
             'receipts': list(self.receipts),
             'commands': [record['command'] for record in self.commands],
