@@ -132,4 +132,7 @@ class NotifBridgeCommands(SimulatorTestCase):
         reply = await self.command('notifbridge_post', ok=False, phone='bob', app='com.google.Maps')
         self.assertIn('notifbridge_connect first', reply['error'])
         await self.command('notifbridge_connect', ok=False, phone='bob', address=RECEIVER, key_write='sideways')
+        reply = await self.command('notifbridge_connect', ok=False, phone='bob', address='C2:00:00:00:00:99',
+                                   timeout=0.3)
+        self.assertIn('connection to C2:00:00:00:00:99 failed', reply['error'])
         await self.command('notifbridge_post', ok=False, phone='anna', title='no app')

@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import re
 import unittest
 import uuid
 
 from harness import SimulatorTestCase
 from notifbridge_fake import ADDRESS, FakeReceiver
 
-from phone.notifbridge import framing, messages, swift_json
+from phone.notifbridge import framing, swift_json
 from phone.notifbridge.sender import DeliveryFailed, NotifBridgeSender, connect_central
 
 RECEIVER = ADDRESS.to_string(with_type_qualifier=False)

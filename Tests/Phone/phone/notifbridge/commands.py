@@ -107,12 +107,10 @@ def register(protocol) -> None:
                 setattr(sender, key, value)
         sender.connector = link
         try:
-            await sender.attach(await link())
-        except (asyncio.TimeoutError, TimeoutError) as error:
+            connection = await link()
+        except Exception as error:  # noqa: BLE001 - Bumble's connection and pairing errors
             raise ControlError(f'connection to {address} failed: {error!r}') from error
-        except DeliveryFailed as error:
-            await sender.disconnect()
-            raise ControlError(f'NotifBridge: {error}') from error
+        await run(sender.attach(connection))
         return {'phone': phone.name, 'address': address, 'name': listed, 'notifbridge': sender.state()}
 
     async def disconnect(arguments: dict) -> dict:

@@ -189,12 +189,24 @@ class NotifBridgeSender:
         return self.connection.gatt_client.mtu if self.connection is not None else att.ATT_DEFAULT_MTU
 
     async def attach(self, connection) -> None:
-        """Take a link: discover the service, subscribe to …8C4B, wait for readiness."""
+        """Take a link: discover the service, subscribe to …8C4B, wait for
+        readiness. A link on which that fails is let go."""
         self.connection = connection
         self._reverse.reset()
         self._ready.clear()
         connection.on('disconnection', lambda reason: self._on_disconnection(connection, reason))
-        client = connection.gatt_client
+        try:
+            await self._subscribe(connection.gatt_client)
+        except BaseException:
+            await self.disconnect()
+            raise
+        try:
+            await asyncio.wait_for(self._ready.wait(), self.ready_timeout)
+        except asyncio.TimeoutError:
+            logger.info('no readiness frame within %s s: sending anyway', self.ready_timeout)
+            self._emit('notifbridge_link', state='no_readiness')
+
+    async def _subscribe(self, client) -> None:
         services = await client.discover_services([UUID(SERVICE_UUID)])
         if not services:
             raise DeliveryFailed('the NotifBridge service is not there')
@@ -207,11 +219,6 @@ class NotifBridgeSender:
         await self._secured(lambda: client.subscribe(self._characteristics[RECEIPTS_UUID], self._on_indication,
                                                      prefer_notify=False))
         self._emit('notifbridge_link', state='subscribed', mtu=self.mtu)
-        try:
-            await asyncio.wait_for(self._ready.wait(), self.ready_timeout)
-        except asyncio.TimeoutError:
-            logger.info('no readiness frame within %s s: sending anyway', self.ready_timeout)
-            self._emit('notifbridge_link', state='no_readiness')
 
     async def _secured(self, operation: Callable[[], Awaitable]):
         """Run an ATT request; if the accessory answers Insufficient
