@@ -23,7 +23,6 @@ from bumble.transport import open_transport
 
 from phone.notifbridge import framing, messages, xwing
 from phone.notifbridge.sender import KEYS_UUID, NOTIFICATIONS_UUID, RECEIPTS_UUID, SERVICE_UUID
-from phone.notifbridge.swift_json import SwiftDate
 
 ADDRESS = hci.Address('C2:B5:00:00:00:42')
 _P = gatt.Characteristic.Properties
@@ -243,12 +242,16 @@ class FakeReceiver:
 
     def _displayed(self, event: dict, info: bytes, secret: bytes, session: uuid.UUID) -> None:
         note = event['notification']
-        command = {'version': 3, 'id': str(uuid.uuid4()).upper(), 'kind': 'displayed', 'didAlert': True,
-                   'identity': messages.identity(note['sourceIdentifier'], note['notificationIdentifier']),
-                   'replyTo': event['id'], 'sentAt': SwiftDate.now().since_reference}
+        self.send_command('displayed', messages.identity(note['sourceIdentifier'], note['notificationIdentifier']),
+                          event['id'], session, didAlert=True)
+
+    def send_command(self, kind: str, identity: dict, reply_to: str, session: uuid.UUID, **extra) -> None:
+        """A reverse command sealed with the newest generation's AccessoryToHost key."""
+        info, secret = self.generations[0]
+        command = {'version': 3, 'id': str(uuid.uuid4()).upper(), 'kind': kind, **extra, 'identity': identity,
+                   'replyTo': reply_to}
         key = xwing.export(secret, messages.context(info, messages.ACCESSORY_TO_HOST, session))
-        sealed = xwing.seal(key, json.dumps(command).encode())
-        self.send_frame(messages.envelope(session, sealed, None))
+        self.send_frame(messages.envelope(session, xwing.seal(key, json.dumps(command).encode()), None))
 
 
 def xwing_b64(text: str) -> bytes:

@@ -225,6 +225,22 @@ class Envelopes(SenderTestCase):
         self.assertEqual(displayed[0]['identity']['notificationIdentifier'], posted['notification_id'])
         self.assertTrue(displayed[0]['didAlert'])
 
+    async def test_clear_is_answered_with_a_command_result(self) -> None:
+        posted = await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left')
+        session = uuid.UUID(json.loads(self.receiver.envelope_frames[-1])['sessionID'])
+        self.receiver.send_command('clear', {'sourceIdentifier': 'com.google.Maps',
+                                             'notificationIdentifier': posted['notification_id']},
+                                   posted['event_id'], session)
+        for _ in range(100):
+            if self.receiver.events[-1]['kind'] == 'commandResult':
+                break
+            await asyncio.sleep(0.02)
+        result = self.receiver.events[-1]
+        self.assertEqual(result['kind'], 'commandResult')
+        self.assertEqual(result['result']['kind'], 'clear')
+        self.assertEqual(result['result']['commandID'], self.sender.commands[-1]['command']['id'])
+        self.assertEqual(self.sender.notifications, {})
+
     async def test_rotation_uses_the_new_generation(self) -> None:
         first = self.generation
         second = await self.sender.exchange_keys()

@@ -75,10 +75,11 @@ def notification(app: str, notification_id: str, *, title: str | None = None, su
 
 
 def event(kind: str, event_id: uuid.UUID, *, notification_fields: dict | None = None,
-          identity: dict | None = None, sent_at: SwiftDate | None = None) -> bytes:
-    """Event v3: `identity` only with remove; `notification` with add/update."""
+          identity: dict | None = None, result: dict | None = None, sent_at: SwiftDate | None = None) -> bytes:
+    """Event v3: `identity` only with remove; `notification` with add/update;
+    `result` with commandResult."""
     return encode({'version': EVENT_VERSION, 'id': event_id, 'kind': kind, 'notification': notification_fields,
-                   'identity': identity, 'sentAt': sent_at or SwiftDate.now()})
+                   'identity': identity, 'result': result, 'sentAt': sent_at or SwiftDate.now()})
 
 
 def identity(app: str, notification_id: str) -> dict:

@@ -168,6 +168,7 @@ class NotifBridgeSender:
         self._acks: dict[bytes, asyncio.Future] = {}
         self._receipt_waiters: dict[str, list[asyncio.Future]] = {}
         self._lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task] = set()
 
         self.generations: list[Generation] = []  # activated, newest first
         self.prepared: dict[str, Generation] = {}  # prepared, not activated yet, by exchange id
@@ -323,6 +324,10 @@ class NotifBridgeSender:
                       'json': plaintext.decode('utf-8', 'replace')}
             self.commands.append(record)
             self._emit('notifbridge_command', kind=command.get('kind'), **record)
+            if command.get('kind') in ('clear', 'respond'):
+                task = asyncio.get_running_loop().create_task(self._answer(command))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
             return
         self.counts['unreadable_reverse'] += 1
         logger.warning('reverse envelope no key opens (session %s)', messages.uuid_text(session))
@@ -566,6 +571,20 @@ class NotifBridgeSender:
         event_id = uuid.uuid4()
         result = await self.send_event(messages.event('removeAll', event_id, sent_at=SwiftDate.now()))
         return {'event_id': messages.uuid_text(event_id), 'kind': 'removeAll', **result}
+
+    async def _answer(self, command: dict) -> None:
+        """`clear` and `respond` get a `commandResult` event; `clear` also takes
+        the notification off the phone. (The result's fields are the
+        simulator's: the receiver only needs the kind.)"""
+        identity = command.get('identity') if isinstance(command.get('identity'), dict) else {}
+        key = (identity.get('sourceIdentifier'), identity.get('notificationIdentifier'))
+        if command.get('kind') == 'clear':
+            self.notifications.pop(key, None)
+        result = {'commandID': command.get('id'), 'kind': command.get('kind'), 'success': True}
+        try:
+            await self.send_event(messages.event('commandResult', uuid.uuid4(), result=result))
+        except DeliveryFailed as error:
+            logger.warning('commandResult not delivered: %s', error)
 
     # ------------------------------------------------------------------ state
     def displayed(self) -> list[dict]:
