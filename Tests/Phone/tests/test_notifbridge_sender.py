@@ -50,6 +50,11 @@ class SenderTestCase(SimulatorTestCase):
     async def attach(self) -> None:
         await self.sender.attach(await self.connect())
 
+    async def assert_keys_work(self, generation) -> None:
+        """Both ends hold the same exporter secret, and an envelope gets through."""
+        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
+        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
+
 
 class KeyExchangeWithoutResponse(SenderTestCase):
     async def test_subscribes_first_then_waits_for_readiness_then_keys(self) -> None:
@@ -123,9 +128,7 @@ class EncryptionRequired(SenderTestCase):
         await self.attach()
         self.assertIn({'event': 'notifbridge_link', 'state': 'securing', 'att_error': 0x0F}, self.emitted)
         self.assertTrue(self.sender.connection.encryption)
-        generation = await self.sender.exchange_keys()
-        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
-        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
+        await self.assert_keys_work(await self.sender.exchange_keys())
 
 
 class LegacyKeyPacket(SenderTestCase):
@@ -137,8 +140,7 @@ class LegacyKeyPacket(SenderTestCase):
         (frame,) = self.receiver.key_frames
         self.assertEqual(list(json.loads(frame)), ['identifier', 'ciphersuite', 'version', 'encapsulatedKey',
                                                     'publicKey', 'privateKeySeed', 'receiptID'])
-        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
-        self.assertTrue((await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left'))['received'])
+        await self.assert_keys_work(generation)
 
 
 class KeyExchangeWithRequests(SenderTestCase):
@@ -146,8 +148,7 @@ class KeyExchangeWithRequests(SenderTestCase):
 
     async def test_write_requests_when_asked(self) -> None:
         await self.attach()
-        generation = await self.sender.exchange_keys()
-        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
+        await self.assert_keys_work(await self.sender.exchange_keys())
 
 
 class KeyExchangeFallsBackToRequests(SenderTestCase):
@@ -155,8 +156,7 @@ class KeyExchangeFallsBackToRequests(SenderTestCase):
 
     async def test_requests_when_the_characteristic_has_no_write_without_response(self) -> None:
         await self.attach()
-        generation = await self.sender.exchange_keys()
-        self.assertEqual(self.receiver.generations[0][1], generation.exporter_secret)
+        await self.assert_keys_work(await self.sender.exchange_keys())
 
 
 class Envelopes(SenderTestCase):
