@@ -97,6 +97,11 @@ class FakeReceiver:
         await self._advertise()
         self._worker = asyncio.get_running_loop().create_task(self._indicate_loop())
 
+    @property
+    def key_overflows(self) -> int:
+        """Key frames abandoned at the 16 KiB cap."""
+        return self._keys.overflows
+
     async def close(self) -> None:
         self.closing = True
         self._worker.cancel()

@@ -117,10 +117,14 @@ class NotifBridgeCommands(SimulatorTestCase):
         self.assertFalse(early['received_before_activate'])
         self.assertTrue(early['received'])
         self.assertEqual(self.receiver.events[-1]['notification']['notificationIdentifier'], early['notification_id'])
-        for variant, received in (('no_start', False), ('no_wrapper', False), ('restart', True)):
+        for variant, received in (('no_start', False), ('no_wrapper', False), ('restart', True),
+                                  ('key_overflow', False)):
             reply = await self.command('notifbridge_malformed_frame', phone='anna', variant=variant, timeout=0.3)
             self.assertEqual(reply['received'], received, variant)
         self.assertEqual(self.receiver.refused[-1], 'value without NBW1')
+        self.assertEqual(self.receiver.key_overflows, 1)
+        under = await self.command('notifbridge_malformed_frame', phone='anna', variant='key_overflow', size=8000)
+        self.assertTrue(under['received'], 'the same padded prepare under the cap is taken')
         for variant, received in (('envelope', False), ('key', False), ('event', True), ('event_version', True)):
             reply = await self.command('notifbridge_malformed_json', phone='anna', variant=variant, timeout=0.3)
             self.assertEqual(reply['received'], received, variant)

@@ -213,7 +213,8 @@ def register(protocol) -> None:
     async def malformed_frame(arguments: dict) -> dict:
         try:
             return await run(faults.malformed_frame(sender_of(arguments), text(arguments, 'variant', 'no_start'),
-                                                    timeout=number(arguments, 'timeout', 3.0)))
+                                                    timeout=number(arguments, 'timeout', 3.0),
+                                                    size=int(number(arguments, 'size', faults.KEY_OVERFLOW_BYTES))))
         except ValueError as error:
             raise ControlError(str(error)) from error
 

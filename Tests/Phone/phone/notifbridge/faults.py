@@ -9,10 +9,12 @@ import base64
 import json
 import uuid
 
-from . import framing, messages
+from . import framing, messages, swift_json
 from .sender import KEYS_UUID, NOTIFICATIONS_UUID, DeliveryFailed, NotifBridgeSender
 
-MALFORMED_FRAMES = ('no_start', 'no_wrapper', 'restart')
+MALFORMED_FRAMES = ('no_start', 'no_wrapper', 'restart', 'key_overflow')
+# Over the head unit's 16 KiB key-frame cap (docs/NOTIFBRIDGE.md).
+KEY_OVERFLOW_BYTES = 17 * 1024
 MALFORMED_JSON = ('envelope', 'key', 'event', 'event_version')
 
 
@@ -77,14 +79,27 @@ async def _receipt_seen(sender: NotifBridgeSender, receipt: str, timeout: float)
 
 
 async def malformed_frame(sender: NotifBridgeSender, variant: str, app: str = 'com.google.Maps',
-                          title: str = 'In 300 m', body: str = 'Keep right', timeout: float = 3.0) -> dict:
+                          title: str = 'In 300 m', body: str = 'Keep right', timeout: float = 3.0,
+                          size: int = KEY_OVERFLOW_BYTES) -> dict:
     """`no_start`: a sealed envelope's chunks and END without START (dropped,
     every chunk still acked, no receipt). `no_wrapper`: a START value
     without NBW1 (no ack, no receipt). `restart`: START and half an envelope,
     then the whole envelope from START (the half is dropped, the whole one
-    is opened and acknowledged)."""
+    is opened and acknowledged). `key_overflow`: a real `prepare` padded
+    with an unknown member past `size` bytes on …8C46 (abandoned at the
+    receiver's cap: no receipt, where an uncapped receiver would take it)."""
     if variant not in MALFORMED_FRAMES:
         raise ValueError(f'variant is one of {", ".join(MALFORMED_FRAMES)}')
+    if variant == 'key_overflow':
+        generation = sender.new_generation()
+        receipt = uuid.uuid4()
+        packet = json.loads(messages.prepare(generation.exchange_id, receipt, generation.public_key, generation.seed))
+        packet['padding'] = 'A' * max(0, size - len(json.dumps(packet)))
+        payload = swift_json.encode(packet)
+        received = await sender.deliver('key_overflow', KEYS_UUID, payload, messages.uuid_text(receipt), retries=0,
+                                        timeout=timeout)
+        return {'variant': variant, 'receipt': messages.uuid_text(receipt), 'received': received,
+                'bytes': len(payload)}
     event, described = _event(app, title, body)
     envelope, receipt = sender.seal(event)
     values = framing.frame_values(envelope, framing.WRAPPED_PAYLOAD)
