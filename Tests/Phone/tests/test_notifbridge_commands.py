@@ -62,9 +62,11 @@ class NotifBridgeCommands(SimulatorTestCase):
     async def test_connect_through_the_picker(self) -> None:
         await self.command('notifbridge_disconnect', phone='anna')  # the receiver advertises again
         await self.command('add_phone', name='bob')
-        reply = await self.command('notifbridge_connect', phone='bob', scan_timeout=3)
+        reply = await self.command('notifbridge_connect', phone='bob', scan_timeout=3, pair=True)
         self.assertEqual((reply['address'], reply['name']), (RECEIVER, 'Car NotifBdg'))
         self.assertTrue(reply['notifbridge']['connected'])
+        (link,) = self.sim.phone('bob').device.connections.values()
+        self.assertTrue(link.encryption, 'pair: true pairs the new link')
         await self.command('notifbridge_disconnect', phone='bob')
         await self.command('notifbridge_connect', ok=False, phone='bob', name='Other NotifBdg', scan_timeout=0.3)
 
