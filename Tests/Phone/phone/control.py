@@ -74,6 +74,9 @@ class ControlProtocol:
         from .security_commands import register as register_security_commands
 
         register_security_commands(self)
+        from .notifbridge.commands import register as register_notifbridge_commands
+
+        register_notifbridge_commands(self)
 
     @property
     def command_names(self) -> list[str]:
