@@ -102,30 +102,21 @@ final class Stack {
                     ancs.dataSourceReceived(value, now: now)
                 }
             }) { [unowned self] result in
-                ancs.subscribeCompleted(characteristic, Stack.remote(result), now: now)
+                ancs.subscribeCompleted(characteristic, RemoteOperationResult(result), now: now)
             }
         case let .unsubscribe(_, characteristic):
             guard let h = handles[characteristic], let cccd = h.cccd else { return }
             bearer.unsubscribe(valueHandle: h.value, cccd: cccd) { [unowned self] result in
-                ancs.unsubscribeCompleted(characteristic, Stack.remote(result), now: now)
+                ancs.unsubscribeCompleted(characteristic, RemoteOperationResult(result), now: now)
             }
         case let .writeControlPoint(_, bytes):
             guard let h = handles[.controlPoint] else { return }
             bearer.write(h.value, value: bytes) { [unowned self] result in
-                ancs.controlPointWriteCompleted(Stack.remote(result), now: now)
+                ancs.controlPointWriteCompleted(RemoteOperationResult(result), now: now)
             }
         case .event(let event):
             model.handle(event)
             ancs.setNotificationsExpected(model.expectsUpdates, now: now)
-        }
-    }
-
-    static func remote(_ result: Result<Void, GATTError>) -> RemoteOperationResult {
-        switch result {
-        case .success: return .done
-        case .failure(let error):
-            if let code = error.attErrorCode { return .attError(code.rawValue) }
-            return .failed
         }
     }
 }

@@ -1,5 +1,6 @@
 import AMS
 import ANCS
+import ATT
 import BluetoothCore
 import Config
 import GATT
@@ -25,38 +26,32 @@ extension HeadUnit {
     /// iOS may publish ANCS only after bonding and says so with a Service
     /// Changed indication: subscribe to it, and rediscover when it comes.
     private func watchServiceChanged(_ bearer: GATTBearer, services s: AppleServices) {
-        ServiceDiscovery.discover(BluetoothUUID(0x1801), on: bearer) { [unowned(unsafe) self] outcome in
-            guard case .found(let found) = outcome, let changed = found[BluetoothUUID(0x2A05)], let cccd = changed.cccd else {
-                Log.debug("gatt", "the phone offers no Service Changed indication")
-                return
-            }
-            bearer.subscribe(valueHandle: changed.value, cccd: cccd, indications: true, onValue: { [unowned(unsafe) self] _ in
-                Log.info("gatt", "the phone's services changed; looking again")
-                s.serviceChanged(now: Clock.now())
-                pump()
-            }) { result in
-                if case .failure(let error) = result { Log.debug("gatt", "Service Changed not subscribed: \(error)") }
-            }
+        let gatt = GATTServiceBinding(service: GATTUUID.genericAttributeService, bearer: bearer)
+        gatt.subscribe(GATTUUID.serviceChanged, onValue: { [unowned(unsafe) self] _ in
+            Log.info("gatt", "the phone's services changed; looking again")
+            s.serviceChanged(now: Clock.now())
+            pump()
+        }) { result in
+            if !result.succeeded { Log.debug("gatt", "the phone offers no Service Changed indication") }
         }
     }
 
     /// Reads the phone's Current Time Service once per connection; a phone
     /// without one leaves the head unit on its own clock.
     private func readPhoneClock(_ bearer: GATTBearer) {
-        ServiceDiscovery.discover(PhoneClock.service, on: bearer) { [unowned(unsafe) self] outcome in
-            guard case .found(let found) = outcome, let time = found[PhoneClock.currentTime] else {
-                Log.info("clock", "the phone has no Current Time Service")
+        let cts = GATTServiceBinding(service: PhoneClock.service, bearer: bearer)
+        cts.read(PhoneClock.currentTime) { [unowned(unsafe) self] result in
+            guard case .value(let bytes) = result, let clock = PhoneClock(currentTime: bytes, at: Clock.now()) else {
+                if result == .attError(ATTErrorCode.attributeNotFound.rawValue) {
+                    Log.info("clock", "the phone has no Current Time Service")
+                } else {
+                    Log.warning("clock", "the phone's current time could not be read")
+                }
                 return
             }
-            bearer.read(time.value) { [unowned(unsafe) self] result in
-                guard case .success(let bytes) = result, let clock = PhoneClock(currentTime: bytes, at: Clock.now()) else {
-                    Log.warning("clock", "the phone's current time could not be read")
-                    return
-                }
-                phoneClock = clock
-                Log.info("clock", "time from the phone: \(clock.text(at: Clock.now()))")
-                pump()
-            }
+            phoneClock = clock
+            Log.info("clock", "time from the phone: \(clock.text(at: Clock.now()))")
+            pump()
         }
     }
 
