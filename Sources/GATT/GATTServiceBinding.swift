@@ -34,7 +34,8 @@ public enum GATTServiceDiscovery: Equatable {
 /// do: no clock and no I/O here.
 ///
 /// An operation asked for before the service is known starts discovery and
-/// waits for it; several wait for the same discovery. `forget()` (Service
+/// waits for it; several wait for the same discovery. After that,
+/// operations use the handles found until `discover` or `forget`. `forget()` (Service
 /// Changed) drops what was found, so the next operation looks again. A
 /// closed bearer (the link is gone) fails everything and forgets too.
 public final class GATTServiceBinding {
@@ -81,8 +82,11 @@ public final class GATTServiceBinding {
 
     // MARK: operations
 
-    /// Finds the service (or answers from what was found before).
+    /// Looks at the peer's service now, replacing what was found before (a
+    /// client that asks to discover, after a failure say, means it); joins
+    /// a discovery already under way.
     public func discover(_ done: @escaping (GATTServiceDiscovery) -> Void) {
+        if case .discovering = state {} else { state = .unknown }
         lookUp { lookup in
             switch lookup {
             case .found(let table): done(.found(Set(table.keys)))

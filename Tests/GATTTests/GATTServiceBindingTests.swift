@@ -81,9 +81,16 @@ final class Results {
         #expect(t.sent() == [h("12 2c00 4855")])
         t.deliver("13")
         #expect(results.all == [.value([0x41]), .done])
-        // Asked again, discovery answers from the cache without a request.
+        // Reads and writes keep using the handles found ...
+        binding.read(serverNameUUID, results.done)
+        #expect(t.sent() == [h("0a 2a00")])
+        t.deliver("0b 42")
+        // ... while discover, asked again, looks at the phone again.
         binding.discover { discovery = $0; found.calls += 1 }
-        #expect(found.calls == 2 && t.sent().isEmpty)
+        ScriptedNNServer(shift: 0x10).answerDiscovery(t)
+        #expect(found.calls == 2)
+        binding.read(serverNameUUID, results.done)
+        #expect(t.sent() == [h("0a 3a00")])
     }
 
     @Test func subscribeWritesTheCCCDAndRoutesNotifications() {
