@@ -84,54 +84,40 @@ public struct ControllerBringUp {
     /// The first command: HCI Reset.
     public var firstCommand: HCICommand { .reset() }
 
-    /// The result of the current step's command.
+    /// The result of the current step's command. A result after the end
+    /// (ready or failed) answers nothing: it fails at Reset, so whoever fed
+    /// it starts over rather than trusting the controller.
     public mutating func completed(_ result: CommandResult) -> Progress {
         guard let current = step else {
             return .failed(.reset, .malformedReply(.reset, length: 0))
         }
-        let opcode = command(for: current).opcode
         let outcome: Result<Step?, CommandFailure>
         switch current {
         case .reset, .setEventMask, .leSetEventMask:
-            outcome = result.decode(StatusOnly.self, for: opcode).map { _ in after(current) }
+            outcome = learn(result, StatusOnly.self, at: current) { _, _ in }
         case .readLocalVersion:
-            outcome = result.decode(LocalVersionInformation.self, for: opcode).map { v in
-                controller.hciVersion = v.hciVersion
-                controller.manufacturer = v.manufacturer
-                controller.lmpSubversion = v.lmpSubversion
-                return after(current)
+            outcome = learn(result, LocalVersionInformation.self, at: current) { c, v in
+                (c.hciVersion, c.manufacturer, c.lmpSubversion) = (v.hciVersion, v.manufacturer, v.lmpSubversion)
             }
         case .readBDAddr:
-            outcome = result.decode(ReadBDAddrResult.self, for: opcode).map { r in
-                controller.address = r.address
-                return after(current)
-            }
+            outcome = learn(result, ReadBDAddrResult.self, at: current) { $0.address = $1.address }
         case .readSupportedCommands:
-            outcome = result.decode(SupportedCommandsResult.self, for: opcode).map { r in
-                controller.supportedCommands = r.mask
-                return after(current)
-            }
+            outcome = learn(result, SupportedCommandsResult.self, at: current) { $0.supportedCommands = $1.mask }
         case .readLocalFeatures:
-            outcome = result.decode(FeaturesResult.self, for: opcode).map { r in
-                controller.lmpFeatures = r.features
-                return after(current)
-            }
+            outcome = learn(result, FeaturesResult.self, at: current) { $0.lmpFeatures = $1.features }
         case .leReadBufferSize:
-            outcome = result.decode(LEReadBufferSizeResult.self, for: opcode).map { r in
+            outcome = result.decode(LEReadBufferSizeResult.self, for: command(for: current).opcode).map { r in
+                // No LE buffers of its own: LE shares the BR/EDR ones.
                 guard r.hasLEBuffers else { return .readBufferSize }
-                setBuffers(length: Int(r.aclDataLength), count: Int(r.aclPacketCount))
-                return .setEventMask
+                ControllerBringUp.setBuffers(&controller, length: Int(r.aclDataLength), count: Int(r.aclPacketCount))
+                return after(current)
             }
         case .readBufferSize:
-            outcome = result.decode(ReadBufferSizeResult.self, for: opcode).map { r in
-                setBuffers(length: Int(r.aclDataLength), count: Int(r.aclPacketCount))
-                return after(current)
+            outcome = learn(result, ReadBufferSizeResult.self, at: current) {
+                ControllerBringUp.setBuffers(&$0, length: Int($1.aclDataLength), count: Int($1.aclPacketCount))
             }
         case .leReadLocalFeatures:
-            outcome = result.decode(FeaturesResult.self, for: opcode).map { r in
-                controller.leFeatures = r.features
-                return after(current)
-            }
+            outcome = learn(result, FeaturesResult.self, at: current) { $0.leFeatures = $1.features }
         }
         switch outcome {
         case .failure(let failure):
@@ -172,7 +158,17 @@ public struct ControllerBringUp {
         }
     }
 
-    private mutating func setBuffers(length: Int, count: Int) {
+    /// Decodes the step's return parameters into what is known about the
+    /// controller, and names the step after it.
+    private mutating func learn<R: CommandReturn>(_ result: CommandResult, _: R.Type, at step: Step,
+                                                  _ apply: (inout ControllerInfo, R) -> Void) -> Result<Step?, CommandFailure> {
+        result.decode(R.self, for: command(for: step).opcode).map { r in
+            apply(&controller, r)
+            return after(step)
+        }
+    }
+
+    private static func setBuffers(_ controller: inout ControllerInfo, length: Int, count: Int) {
         // A controller that reports nothing usable still gets the LE minimum.
         controller.aclDataLength = length >= 27 ? length : 27
         controller.aclBufferCount = max(1, count)

@@ -35,20 +35,29 @@ struct ScriptedNNServer {
     }
 }
 
-/// Collects the results of binding operations.
-final class Results {
-    var all: [RemoteOperationResult] = []
-    var done: (RemoteOperationResult) -> Void { { self.all.append($0) } }
+/// A binding to the NavigationNotifier service on a fresh bearer, with
+/// what its operations and discoveries reported.
+final class BindingHarness {
+    let t = Harness()
+    let binding: GATTServiceBinding
+    var results: [RemoteOperationResult] = []
+    var discoveries: [GATTServiceDiscovery] = []
+
+    init(service: BluetoothUUID = nnService) {
+        binding = GATTServiceBinding(service: service, bearer: t.bearer)
+    }
+
+    var done: (RemoteOperationResult) -> Void { { self.results.append($0) } }
+    func discover() { binding.discover { self.discoveries.append($0) } }
 }
 
 @Suite struct GATTServiceBindingTests {
     let server = ScriptedNNServer()
 
     @Test func discoversOnceThenReadsByUUID() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        binding.read(serverNameUUID, results.done)
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        binding.read(serverNameUUID, f.done)
         server.answerDiscovery(t)
         #expect(binding.characteristics?[serverNameUUID] ==
                 GATTCharacteristicHandles(value: AttributeHandle(0x2A), cccd: nil, properties: .read))
@@ -56,71 +65,65 @@ final class Results {
                 GATTCharacteristicHandles(value: AttributeHandle(0x2C), cccd: AttributeHandle(0x2D), properties: [.read, .write, .notify]))
         #expect(t.sent() == [h("0a 2a00")])
         t.deliver("0b 4950484f4e45")
-        #expect(results.all == [.value(Array("IPHONE".utf8))])
+        #expect(f.results == [.value(Array("IPHONE".utf8))])
         // The second read goes straight to the handle.
-        binding.read(pairedClientNameUUID, results.done)
+        binding.read(pairedClientNameUUID, f.done)
         #expect(t.sent() == [h("0a 2c00")])
         t.deliver("0b 2d")
-        #expect(results.all.last == .value([0x2D]))
+        #expect(f.results.last == .value([0x2D]))
     }
 
     @Test func operationsAskedTogetherShareOneDiscovery() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        let found = Box<Int>()
-        var discovery: GATTServiceDiscovery?
-        binding.read(serverNameUUID, results.done)
-        binding.write(pairedClientNameUUID, value: Array("HU".utf8), results.done)
-        binding.discover { discovery = $0; found.calls += 1 }
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        binding.read(serverNameUUID, f.done)
+        binding.write(pairedClientNameUUID, value: Array("HU".utf8), f.done)
+        f.discover()
         server.answerDiscovery(t)
-        #expect(discovery == .found([serverNameUUID, pairedClientNameUUID]))
-        #expect(found.calls == 1)
+        #expect(f.discoveries == [.found([serverNameUUID, pairedClientNameUUID])])
         #expect(t.sent() == [h("0a 2a00")])
         t.deliver("0b 41")
         #expect(t.sent() == [h("12 2c00 4855")])
         t.deliver("13")
-        #expect(results.all == [.value([0x41]), .done])
+        #expect(f.results == [.value([0x41]), .done])
         // Reads and writes keep using the handles found ...
-        binding.read(serverNameUUID, results.done)
+        binding.read(serverNameUUID, f.done)
         #expect(t.sent() == [h("0a 2a00")])
         t.deliver("0b 42")
         // ... while discover, asked again, looks at the phone again.
-        binding.discover { discovery = $0; found.calls += 1 }
+        f.discover()
         ScriptedNNServer(shift: 0x10).answerDiscovery(t)
-        #expect(found.calls == 2)
-        binding.read(serverNameUUID, results.done)
+        #expect(f.discoveries.count == 2)
+        binding.read(serverNameUUID, f.done)
         #expect(t.sent() == [h("0a 3a00")])
     }
 
     @Test func subscribeWritesTheCCCDAndRoutesNotifications() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
         var values: [[UInt8]] = []
-        binding.subscribe(pairedClientNameUUID, onValue: { values.append($0) }, results.done)
+        binding.subscribe(pairedClientNameUUID, onValue: { values.append($0) }, f.done)
         server.answerDiscovery(t)
         #expect(t.sent() == [h("12 2d00 0100")])
         t.deliver("13")
-        #expect(results.all == [.done])
+        #expect(f.results == [.done])
         t.deliver("1b 2c00 554e504149524544")
         #expect(values == [Array("UNPAIRED".utf8)])
 
-        binding.unsubscribe(pairedClientNameUUID, results.done)
+        binding.unsubscribe(pairedClientNameUUID, f.done)
         #expect(t.sent() == [h("12 2d00 0000")])
         t.deliver("13")
         t.deliver("1b 2c00 41")
-        #expect(results.all == [.done, .done])
+        #expect(f.results == [.done, .done])
         #expect(values.count == 1)
     }
 
     @Test func aCharacteristicThatOnlyIndicatesIsSubscribedForIndications() {
         // Service Changed in Generic Attribute: indicate only, CCCD after the value.
-        let t = Harness()
-        let binding = GATTServiceBinding(service: GATTUUID.genericAttributeService, bearer: t.bearer)
-        let results = Results()
+        let f = BindingHarness(service: GATTUUID.genericAttributeService)
+        let (t, binding) = (f.t, f.binding)
         var ranges: [[UInt8]] = []
-        binding.subscribe(GATTUUID.serviceChanged, onValue: { ranges.append($0) }, results.done)
+        binding.subscribe(GATTUUID.serviceChanged, onValue: { ranges.append($0) }, f.done)
         #expect(t.sent() == [h("06 0100 ffff 0028 0118")])
         t.deliver("07 0600 0900")
         #expect(t.sent() == [h("06 0a00 ffff 0028 0118")])
@@ -133,92 +136,83 @@ final class Results {
         t.deliver("05 01 0900 0229")
         #expect(t.sent() == [h("12 0900 0200")])
         t.deliver("13")
-        #expect(results.all == [.done])
+        #expect(f.results == [.done])
         t.deliver("1d 0800 0100ffff")
         #expect(t.sent() == [h("1e")])
         #expect(ranges == [[0x01, 0x00, 0xFF, 0xFF]])
     }
 
     @Test func anAbsentServiceIsAttributeNotFoundAndIsKept() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        var discovery: GATTServiceDiscovery?
-        binding.discover { discovery = $0 }
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        f.discover()
         _ = t.sent()
         t.deliver("01 06 0100 0a")
-        #expect(discovery == .absent)
-        binding.read(serverNameUUID, results.done)
+        #expect(f.discoveries == [.absent])
+        binding.read(serverNameUUID, f.done)
         #expect(t.sent().isEmpty)
-        #expect(results.all == [.attError(0x0A)])
+        #expect(f.results == [.attError(0x0A)])
     }
 
     @Test func aMissingCharacteristicOrCCCDIsAttributeNotFoundWithoutARequest() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
         binding.discover { _ in }
         server.answerDiscovery(t)
-        binding.read(BluetoothUUID(0x2A2B), results.done)
+        binding.read(BluetoothUUID(0x2A2B), f.done)
         // SERVER NAME does not notify: it has no CCCD to write.
-        binding.subscribe(serverNameUUID, onValue: { _ in }, results.done)
-        binding.unsubscribe(serverNameUUID, results.done)
+        binding.subscribe(serverNameUUID, onValue: { _ in }, f.done)
+        binding.unsubscribe(serverNameUUID, f.done)
         #expect(t.sent().isEmpty)
-        #expect(results.all == [.attError(0x0A), .attError(0x0A), .attError(0x0A)])
+        #expect(f.results == [.attError(0x0A), .attError(0x0A), .attError(0x0A)])
     }
 
     @Test func peerErrorsAndLostLinksKeepTheirMeaning() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
         binding.discover { _ in }
         server.answerDiscovery(t)
-        binding.write(pairedClientNameUUID, value: [0x41], results.done)
+        binding.write(pairedClientNameUUID, value: [0x41], f.done)
         _ = t.sent()
         t.deliver("01 12 2c00 80")  // the service's own refusal
-        binding.read(serverNameUUID, results.done)
+        binding.read(serverNameUUID, f.done)
         _ = t.sent()
         t.bearer.close()
-        #expect(results.all == [.attError(0x80), .failed])
+        #expect(f.results == [.attError(0x80), .failed])
     }
 
     @Test func aFailedDiscoveryIsNotKept() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        var discovery: GATTServiceDiscovery?
-        binding.discover { discovery = $0 }
-        binding.read(serverNameUUID, results.done)
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        f.discover()
+        binding.read(serverNameUUID, f.done)
         _ = t.sent()
         t.deliver("01 06 0100 05")  // Insufficient Authentication
-        #expect(discovery == .failed(.att(.insufficientAuthentication, handle: AttributeHandle(1))))
-        #expect(results.all == [.attError(0x05)])
-        binding.read(serverNameUUID, results.done)
+        #expect(f.discoveries == [.failed(.att(.insufficientAuthentication, handle: AttributeHandle(1)))])
+        #expect(f.results == [.attError(0x05)])
+        binding.read(serverNameUUID, f.done)
         server.answerDiscovery(t)
         #expect(t.sent() == [h("0a 2a00")])
     }
 
     @Test func forgetMakesTheNextOperationDiscoverAgain() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
         binding.discover { _ in }
         server.answerDiscovery(t)
         // Service Changed: the service moved by 0x10 handles.
         binding.forget()
         #expect(binding.characteristics == nil)
-        binding.read(serverNameUUID, results.done)
+        binding.read(serverNameUUID, f.done)
         ScriptedNNServer(shift: 0x10).answerDiscovery(t)
         #expect(t.sent() == [h("0a 3a00")])
     }
 
     @Test func forgetDuringDiscoveryDiscardsWhatItFoundAndLooksAgain() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        var discoveries: [GATTServiceDiscovery] = []
-        binding.discover { discoveries.append($0) }
-        binding.read(serverNameUUID, results.done)
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        f.discover()
+        binding.read(serverNameUUID, f.done)
         #expect(t.sent().count == 1)
         binding.forget()
         // The old walk finishes (answered from the first request on) ...
@@ -230,34 +224,31 @@ final class Results {
         t.deliver("05 01 2d00 0229")
         t.deliver("01 04 2e00 0a")
         // ... and nobody was told: the walk starts over on the new database.
-        #expect(discoveries.isEmpty && results.all.isEmpty)
+        #expect(f.discoveries.isEmpty && f.results.isEmpty)
         _ = t.sent()
         t.deliver("01 06 0100 0a")
-        #expect(discoveries == [.absent])
-        #expect(results.all == [.attError(0x0A)])
+        #expect(f.discoveries == [.absent])
+        #expect(f.results == [.attError(0x0A)])
     }
 
     @Test func aClosedBearerFailsEverythingAtOnce() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        var discovery: GATTServiceDiscovery?
-        binding.discover { discovery = $0 }
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        f.discover()
         _ = t.sent()
         t.bearer.close()
-        #expect(discovery == .failed(.bearerClosed))
-        binding.read(serverNameUUID, results.done)
-        #expect(results.all == [.failed])
+        #expect(f.discoveries == [.failed(.bearerClosed)])
+        binding.read(serverNameUUID, f.done)
+        #expect(f.results == [.failed])
         #expect(t.sent().isEmpty)
     }
 
     @Test func anUnansweredDiscoveryTimesOutAsFailed() {
-        let t = Harness()
-        let binding = GATTServiceBinding(service: nnService, bearer: t.bearer)
-        let results = Results()
-        binding.read(serverNameUUID, results.done)
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        binding.read(serverNameUUID, f.done)
         _ = t.sent()
         t.bearer.handleTimeout(now: t.bearer.nextDeadline!)
-        #expect(results.all == [.failed])
+        #expect(f.results == [.failed])
     }
 }
