@@ -1,3 +1,4 @@
+import ATT
 import BluetoothCore
 
 /// GATT client outcomes as the sans-I/O service clients (ANCS, AMS, the
