@@ -14,6 +14,7 @@ let targets: [FuzzTarget] = [
     ACLL2CAPTarget.target,
     LESignalingTarget.target,
     GATTBearerTarget.target,
+    GATTServiceBindingTarget.target,
     SMPTarget.target,
     AdvertisingTarget.target,
     ANCSNotificationSourceTarget.target,
