@@ -104,7 +104,8 @@ import BluetoothCore
         ])
     }
 
-    /// A value handle of 0, before its declaration or past the service
+    /// Found by fuzzing (Fuzz/corpus/gatt-service-binding/crash-value-handle-zero):
+    /// a value handle of 0, before its declaration or past the service
     /// would aim reads and CCCD writes at the wrong attribute.
     @Test(arguments: ["0000", "2900", "3100"])
     func aCharacteristicValueOutsideItsPlaceIsMalformed(valueHandle: String) {
