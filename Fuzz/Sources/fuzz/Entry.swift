@@ -11,6 +11,7 @@ struct FuzzTarget {
 
 let targets: [FuzzTarget] = [
     H4Target.target,
+    ControllerBringUpTarget.target,
     ACLL2CAPTarget.target,
     LESignalingTarget.target,
     GATTBearerTarget.target,
