@@ -30,9 +30,8 @@ extension HeadUnitCore {
             return
         }
         // The key size decides whether the link is usable (KNOB): ask the controller.
-        host.send(.readEncryptionKeySize(handle)) { [unowned(unsafe) self] result in
-            var keySize: UInt8? = nil
-            if case .complete(let p) = result, p.count >= 4, p[0] == 0 { keySize = p[3] }
+        host.readEncryptionKeySize(handle) { [unowned(unsafe) self] result in
+            let keySize = try? result.get().keySize
             self.links[handle]?.security?.encryptionChanged(enabled: true, keySize: keySize, now: self.clock.now)
             self.pump()
         }
