@@ -31,8 +31,9 @@ public final class ANCSClient {
     /// known, text not yet) should be shown and so needs its text.
     public var wantsText: (ANCSNotification) -> Bool
     /// True while the phone is expected to keep updating a notification (a
-    /// navigation instruction is on screen): a Notification Source silent
-    /// for `silenceThresholdMilliseconds` is then re-subscribed.
+    /// navigation instruction that changed in this session is on screen): a
+    /// Notification Source silent for `silenceThresholdMilliseconds` is then
+    /// re-subscribed. PreExisting replays do not end the silence.
     public private(set) var notificationsExpected = false
     /// The phone answered a Control Point write with a "not allowed" error.
     public internal(set) var isSharingDisabled = false
@@ -263,7 +264,6 @@ public final class ANCSClient {
             Log.info("ancs", "Notification Source value outside a session ignored")
             return
         }
-        lastNotificationSource = now
         let event: NotificationSourceEvent
         do throws(NotificationSourceEvent.ParseError) {
             event = try NotificationSourceEvent(parsing: bytes)
@@ -275,6 +275,11 @@ public final class ANCSClient {
             return
         }
         Log.debug("ancs", "<- \(event)")
+        if !event.flags.contains(.preExisting) {
+            // Only news proves that the phone still pushes: a PreExisting
+            // replay is what any (re)subscription gets.
+            lastNotificationSource = now
+        }
         switch event.eventID {
         case .added: added(event)
         case .modified: modified(event)

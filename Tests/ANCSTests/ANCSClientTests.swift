@@ -396,6 +396,20 @@ import Testing
         #expect(h.advance(milliseconds: 1) == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
     }
 
+    @Test func preExistingReplaysAreNotFreshTraffic() {
+        var configuration = ANCSConfiguration()
+        configuration.silenceThresholdMilliseconds = 5000
+        let h = H(configuration: configuration)
+        h.startSession()
+        h.client.setNotificationsExpected(true, now: h.now)
+        _ = h.advance(milliseconds: 3000)
+        // A replay of what the phone already held says nothing about whether
+        // it still pushes changes: the silence clock runs on.
+        _ = h.source(Phone.notificationSource(.added, flags: [.preExisting], category: .location, uid: 1))
+        h.written(.attError(0xA2))
+        #expect(h.advance(milliseconds: 2000) == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
+    }
+
     // MARK: - Session end
 
     @Test func disconnectionClearsTheSessionAndUIDsAreNotReused() {

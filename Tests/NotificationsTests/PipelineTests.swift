@@ -15,6 +15,8 @@ import Testing
         var now = Instant(milliseconds: 5_000)
         var writes: [[UInt8]] = []
         var modelEvents: [NotificationEvent] = []
+        /// How often the client ended its subscriptions to start again.
+        var resubscriptions = 0
 
         init(handle: ConnectionHandle) {
             let model = self.model
@@ -26,7 +28,9 @@ import Testing
                 switch action {
                 case .discover: client.discoveryCompleted(.found(Set(ANCSCharacteristic.allCases)), now: now)
                 case .subscribe(_, let c): client.subscribeCompleted(c, .done, now: now)
-                case .unsubscribe(_, let c): client.unsubscribeCompleted(c, .done, now: now)
+                case .unsubscribe(_, let c):
+                    if c == .notificationSource { resubscriptions += 1 }
+                    client.unsubscribeCompleted(c, .done, now: now)
                 case .writeControlPoint(_, let bytes) where Array(bytes.prefix(5)) == [0, 0xFF, 0xFF, 0xFF, 0xFF]:
                     // The liveness probe: a phone answers 0xA2 (no such notification).
                     client.controlPointWriteCompleted(.attError(0xA2), now: now)
@@ -45,6 +49,15 @@ import Testing
             client.notificationSourceReceived(NotificationSourceEvent(eventID: event, flags: flags, category: category,
                                                                       categoryCount: 1, uid: NotificationUID(uid)).bytes, now: now)
             run()
+        }
+
+        /// Lets time pass a minute at a time, the client's timers firing on the way.
+        func wait(minutes: Int) {
+            for _ in 0..<minutes {
+                now = now.adding(milliseconds: 60_000)
+                if let deadline = client.nextDeadline, deadline <= now { client.handleTimeout(now: now) }
+                run()
+            }
         }
 
         /// Answers the last Control Point write, in 20-byte notifications.
@@ -108,12 +121,14 @@ import Testing
         o.answer([1: "500 m", 2: "", 3: "Turn right onto Bahnhofstrasse", 5: "20240611T081530"])
         #expect(o.model.navigation?.title == "500 m")
         #expect(o.model.navigation?.message == "Turn right onto Bahnhofstrasse")
-        #expect(o.client.notificationsExpected)
+        // A replay says nothing of whether Maps is still updating it.
+        #expect(!o.client.notificationsExpected)
 
         // Maps updates the distance.
         o.source(.modified, .location, uid: 2)
         o.answer([1: "100 m", 2: "", 3: "Turn right onto Bahnhofstrasse", 5: "20240611T081610"])
         #expect(o.model.navigation?.title == "100 m")
+        #expect(o.client.notificationsExpected)
 
         // The turn is done.
         o.source(.removed, .location, uid: 2)
@@ -129,5 +144,37 @@ import Testing
         // and it asked for the AppIdentifier alone.
         #expect(o.asked(about: 1) == [[0, 1, 0, 0, 0, 0]])
         #expect(o.model.droppedCounts == [.social: 1])
+    }
+
+    /// A Location notification that stays after the drive (Maps never
+    /// updates it again) costs one re-subscription, not one every ten minutes.
+    @Test func aStaleInstructionIsNotResubscribedForAgainAndAgain() {
+        let o = Owner(handle: handle)
+        o.client.start(now: o.now)
+        o.run()
+        o.source(.added, .location, uid: 1)
+        o.answer([0: "com.google.Maps"])
+        o.answer([0: "Google Maps"])
+        o.answer([1: "Arrived", 2: "", 3: "Main St 5", 5: "20240611T081530"])
+        #expect(o.client.notificationsExpected)
+        // Ten minutes without a change while an instruction is up: the
+        // Notification Source may have stopped; subscribe again.
+        o.wait(minutes: 10)
+        #expect(o.resubscriptions == 1)
+        #expect(o.model.navigation == nil)
+        // The new session replays it as PreExisting.
+        o.source(.added, .location, uid: 7, flags: [.preExisting])
+        o.answer([0: "com.google.Maps"])
+        o.answer([1: "Arrived", 2: "", 3: "Main St 5", 5: "20240611T081530"])
+        #expect(o.model.navigation?.title == "Arrived")
+        #expect(!o.client.notificationsExpected)
+        // An hour later it is still there, and so is the session.
+        o.wait(minutes: 60)
+        #expect(o.resubscriptions == 1)
+        #expect(o.model.navigation?.title == "Arrived")
+        // A real change makes the instruction live again.
+        o.source(.modified, .location, uid: 7)
+        o.answer([1: "New route", 2: "", 3: "Turn around", 5: "20240611T091530"])
+        #expect(o.client.notificationsExpected)
     }
 }
