@@ -179,8 +179,11 @@ extension ANCSClient {
             } else {
                 // Privacy: nothing but the AppIdentifier is ever asked for it.
                 entry.stage = .dropped
-                entry.reported = true
-                emit(.event(.notificationDropped(entry.notification)))
+                if !entry.reported {
+                    // Dropped again after a change: reported once is enough.
+                    entry.reported = true
+                    emit(.event(.notificationDropped(entry.notification)))
+                }
             }
             entries[uid] = entry
         case .text(let uid):

@@ -14,7 +14,8 @@ import BluetoothCore
 ///    then sends every existing notification flagged PreExisting;
 /// 3. each new UID gets GetNotificationAttributes for its AppIdentifier only;
 ///    `wantsText` decides whether it is worth its Title, Subtitle, Message,
-///    Date and action labels. A dropped notification never has its text asked for;
+///    Date and action labels. A dropped notification never has its text asked
+///    for; when it changes, it is identified and filtered again;
 /// 4. Control Point requests go one at a time (`ANCSClient+Requests.swift`);
 ///    their Data Source answers are rebuilt by `DataSourceReassembler`;
 /// 5. liveness: a silent Control Point is probed, and a probe answered
@@ -65,7 +66,8 @@ public final class ANCSClient {
         case identifying
         /// The AppIdentifier could not be fetched; tried again on its next change.
         case unidentified
-        /// The filter dropped it: its text is never asked for.
+        /// The filter dropped it: its text is never asked for. A change
+        /// sends it back to `identifying`.
         case dropped
         /// Passed the filter; its text is queued or being fetched.
         case wanted
@@ -455,9 +457,12 @@ public final class ANCSClient {
         }
         update(&entry, from: event)
         switch entry.stage {
-        case .identifying, .dropped:
+        case .identifying:
             break
-        case .unidentified:
+        case .unidentified, .dropped:
+            // A dropped one may have changed category (or the filter may
+            // now take its app): the filter runs again, on the AppIdentifier
+            // alone, and only a yes asks for its text.
             entry.stage = .identifying
             enqueue(.identify(event.uid))
         case .wanted:

@@ -112,12 +112,15 @@ import Testing
         let dropped = ANCSNotification(uid: NotificationUID(0x21), category: .social, categoryCount: 1,
                                        app: AppIdentifier("com.apple.MobileSMS"))
         #expect(actions == [.event(.notificationDropped(dropped))])
-        // Later changes to it ask for nothing either.
-        #expect(h.source(Phone.notificationSource(.modified, category: .social, count: 2, uid: 0x21)).isEmpty)
-        // The only write that ever named this UID asked for the AppIdentifier alone.
-        #expect(h.controlPointWrites == [H.identify(0x21).bytes])
-        #expect(h.filterCalls.count == 1)
-        #expect(h.filterCalls.first?.title == nil)
+        // A change to it runs the filter again, on its AppIdentifier alone;
+        // still dropped, it is not reported twice.
+        #expect(h.source(Phone.notificationSource(.modified, category: .social, count: 2, uid: 0x21)) == [h.write(H.identify(0x21))])
+        h.written()
+        #expect(h.data(Phone.notificationAttributes(uid: 0x21, [(.appIdentifier, "com.apple.MobileSMS")])).isEmpty)
+        // Every write that ever named this UID asked for the AppIdentifier alone.
+        #expect(h.controlPointWrites == [H.identify(0x21).bytes, H.identify(0x21).bytes])
+        #expect(h.filterCalls.count == 2)
+        #expect(h.filterCalls.allSatisfy { $0.title == nil && $0.message == nil })
         // Its removal is reported (it was reported as dropped).
         #expect(h.source(Phone.notificationSource(.removed, category: .social, count: 0, uid: 0x21))
                 == [.event(.notificationRemoved(ANCSNotification(uid: NotificationUID(0x21), category: .social, categoryCount: 0,

@@ -177,4 +177,27 @@ import Testing
         o.answer([1: "New route", 2: "", 3: "Turn around", 5: "20240611T091530"])
         #expect(o.client.notificationsExpected)
     }
+
+    /// A notification dropped for its app and category is looked at again
+    /// when it changes: its category may now say navigation.
+    @Test func aDroppedNotificationThatChangesIsFilteredAgain() {
+        let o = Owner(handle: handle)
+        o.client.start(now: o.now)
+        o.run()
+        o.source(.added, .other, uid: 3)
+        o.answer([0: "com.citymapper.app"])
+        #expect(o.modelEvents.map { "\($0.action) \($0.uid) \($0.kind)" } == ["dropped 3 other"])
+        // The app turns it into a turn instruction.
+        o.source(.modified, .location, uid: 3)
+        // Privacy first: the AppIdentifier alone is asked for again...
+        #expect(o.writes.last == [0, 3, 0, 0, 0, 0])
+        o.answer([0: "com.citymapper.app"])
+        #expect(o.writes.last?.first == CommandID.getAppAttributes.rawValue)
+        o.answer([0: "Citymapper"])
+        // ...and only now that the filter says yes, its text.
+        #expect(o.writes.last.map { Array($0.prefix(6)) } == [0, 3, 0, 0, 0, 1])
+        o.answer([1: "In 300 m", 2: "", 3: "Turn right", 5: "20240611T081530"])
+        #expect(o.model.navigation?.title == "In 300 m")
+        #expect(o.modelEvents.map { "\($0.action) \($0.uid) \($0.kind)" } == ["dropped 3 other", "shown 3 navigation"])
+    }
 }
