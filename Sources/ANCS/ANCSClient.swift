@@ -20,7 +20,8 @@ import BluetoothCore
 ///    their Data Source answers are rebuilt by `DataSourceReassembler`;
 /// 5. liveness: a silent Control Point is probed, and a probe answered
 ///    wrongly (or a Notification Source silent while notifications are
-///    expected) ends the session and subscribes again;
+///    expected, or silent for hours beside answered probes) ends the session
+///    and subscribes again;
 /// 6. `serviceChanged(now:)` rediscovers; `stop(now:)` unsubscribes;
 ///    `disconnected(now:)` forgets everything. UIDs never outlive their session.
 public final class ANCSClient {

@@ -67,6 +67,13 @@ extension ConfigKey {
             c.probeIntervalSeconds = s
             return nil
         }, render: { ConfigValues.renderSeconds($0.probeIntervalSeconds) }),
+        ConfigKey(section: "bluetooth", name: "notification-silence", apply: { v, c in
+            guard let s = ConfigValues.seconds(v), s >= 30, s <= 24 * 3600 else {
+                return "'\(v)' is not a time from 30s to 24h (such as 90s, 15m, 3h)"
+            }
+            c.notificationSilenceSeconds = s
+            return nil
+        }, render: { ConfigValues.renderSeconds($0.notificationSilenceSeconds) }),
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in

@@ -413,6 +413,49 @@ import Testing
         #expect(h.advance(milliseconds: 2000) == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
     }
 
+    /// The probe proves only the Control Point path: a phone that answers it
+    /// but has pushed nothing for hours gets both CCCDs written again.
+    @Test func hoursWithoutNotificationSourceTrafficRewriteTheSubscriptions() {
+        var configuration = ANCSConfiguration()
+        configuration.probeIntervalMilliseconds = 15 * 60 * 1000
+        let h = H(configuration: configuration)
+        #expect(configuration.notificationSourceSilenceLimitMilliseconds == Int64(3 * 60 * 60 * 1000))
+        h.startSession()
+        _ = h.source(Phone.notificationSource(.added, category: .social, uid: 1))
+        h.written(.attError(0xA2))
+        let lastPush = h.now
+        // Every 15 minutes the probe is answered as it should be.
+        var resubscribedAfter: Int64?
+        for _ in 1...16 {
+            #expect(h.advance(milliseconds: 15 * 60 * 1000) == [h.write(H.probe)])
+            let after = h.written(.attError(0xA2))
+            if !after.isEmpty {
+                #expect(after == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
+                resubscribedAfter = h.now.millisecondsSince(lastPush)
+                break
+            }
+        }
+        let threeHours: Int64 = 3 * 60 * 60 * 1000
+        #expect(resubscribedAfter == threeHours)
+        h.client.unsubscribeCompleted(.notificationSource, .done, now: h.now)
+        #expect(h.drain() == [.unsubscribe(h.handle, .dataSource)])
+        h.client.unsubscribeCompleted(.dataSource, .done, now: h.now)
+        #expect(h.drain() == [.subscribe(h.handle, .dataSource)])
+        h.client.subscribeCompleted(.dataSource, .done, now: h.now)
+        h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
+        #expect(h.drain() == [.subscribe(h.handle, .notificationSource), .event(.sessionStarted), h.write(H.probe)])
+        #expect(h.written(.attError(0xA2)).isEmpty)
+        // The count starts again: a push now and then keeps the subscriptions as they are.
+        for step in 1...16 {
+            if step % 8 == 0 {
+                _ = h.source(Phone.notificationSource(.added, category: .social, uid: UInt32(10 + step)))
+                h.written(.attError(0xA2))
+            }
+            _ = h.advance(milliseconds: 15 * 60 * 1000)
+            #expect(h.written(.attError(0xA2)).isEmpty)
+        }
+    }
+
     // MARK: - Session end
 
     @Test func disconnectionClearsTheSessionAndUIDsAreNotReused() {
