@@ -242,6 +242,13 @@ extension ANCSClient {
     // MARK: - Errors
 
     func controlPointError(_ code: UInt8, for request: Request) {
+        if ANCSErrorCode.meansSecurityRequired(code) {
+            if case .action(let uid, let action) = request {
+                emit(.event(.actionCompleted(uid, action, succeeded: false)))
+            }
+            securityRequired(code)
+            return
+        }
         if ANCSErrorCode.meansSharingDisabled(code) {
             reportSharingDisabled()
             if request == .probe {

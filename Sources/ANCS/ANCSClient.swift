@@ -219,6 +219,7 @@ public final class ANCSClient {
             if case .attError(let code) = result {
                 Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
                 if ANCSErrorCode.meansSharingDisabled(code) { reportSharingDisabled() }
+                if ANCSErrorCode.meansSecurityRequired(code) { emit(.event(.securityRequired)) }
             } else {
                 Log.warning("ancs", "subscribing to the \(characteristic) failed")
             }
@@ -423,6 +424,17 @@ public final class ANCSClient {
         endSession()
         phase = .unsubscribing(.notificationSource, then: .resubscribe)
         emit(.unsubscribe(connection, .notificationSource))
+    }
+
+    /// The phone refused a Control Point write for lack of authentication
+    /// or encryption: nothing works until the owner has the link secured
+    /// again. The session ends; discovery and subscriptions start afresh a
+    /// little later, on the secured link.
+    func securityRequired(_ code: UInt8) {
+        Log.warning("ancs", "the phone refuses this link as not secure (\(ANCSErrorCode.name(code))); asking for security, subscribing again in \(configuration.subscribeRetryMilliseconds) ms")
+        emit(.event(.securityRequired))
+        endSession()
+        phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
     }
 
     func reportSharingDisabled() {

@@ -90,6 +90,8 @@ extension HeadUnit {
             if hint == "Share System Notifications is off on the iPhone" { hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
+        case .securityRequired:
+            secureAgain(s.handle, now: now)
         case .appNameLearned:
             AppNameStore(files: stateFiles).save(s.ancs.appNames)
         default:

@@ -407,6 +407,9 @@ final class HeadUnit {
 
     func forgetCachedBond() { bondCache = nil }
 
+    /// The phone refused ANCS for lack of authentication or encryption.
+    func secureAgain(_ handle: ConnectionHandle, now: Instant) { security[handle]?.peerRequiresSecurity(now: now) }
+
     /// The driver pressed the confirm key while both screens show the same number.
     func confirmComparison(now: Instant) {
         guard let handle = comparisonPending else { return }

@@ -74,7 +74,8 @@ public final class NotificationModel {
         case .notificationDropped(let n): dropped(n)
         case .notificationRemoved(let n): removed(n.uid)
         case .sessionEnded: clear()
-        case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent:
+        case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent,
+             .securityRequired:
             break
         }
     }

@@ -186,6 +186,26 @@ public final class SecurityManager {
         }
     }
 
+    /// The phone refused a request on this link for Insufficient
+    /// Authentication or Insufficient Encryption (ATT 0x05 / 0x0F): it does
+    /// not take the link as secure. An unencrypted link is encrypted (with
+    /// the bond, else by pairing); an encrypted one carries keys the phone
+    /// no longer accepts (it lost the bond, or wants an authenticated key),
+    /// so it is paired again. Nothing happens while a procedure runs.
+    public func peerRequiresSecurity(now: Instant) {
+        guard phase == .idle else {
+            Log.debug("smp", "phone asks for security during \(phase); already under way")
+            return
+        }
+        if linkSecurity == nil {
+            Log.info("smp", "phone \(peerAddress) refused the unencrypted link; securing it")
+            secure(now: now)
+        } else {
+            Log.warning("smp", "phone \(peerAddress) refuses the link's keys; pairing again")
+            startPairing(now: now)
+        }
+    }
+
     /// The user's answer to `.confirmNumericComparison`.
     public func confirmNumericComparison(_ accepted: Bool, now: Instant) {
         guard phase == .awaitingNumericConfirmation else {

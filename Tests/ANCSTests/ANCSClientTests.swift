@@ -263,14 +263,49 @@ import Testing
         #expect(h.written(.attError(0xA0)) == [h.write(H.identify(2))])
         #expect(h.written(.attError(0xA1)) == [h.write(H.identify(3))])
         #expect(h.written(.attError(0xA3)) == [h.write(H.identify(4))])
-        // Insufficient Encryption says the link is not encrypted, not that sharing is off.
-        #expect(h.written(.attError(0x0F)) == [h.write(H.identify(5))])
         #expect(!h.events.contains(.sharingDisabled))
         // The failed ones stay (unidentified) and are tried again on their next change.
         #expect(h.client.notifications.count == 5)
     }
 
-    @Test(arguments: [UInt8(0x03), 0x05, 0x08])
+    /// Insufficient Authentication or Encryption: the phone does not take
+    /// this link as secure (it lost the bond, or wants a stronger key). That
+    /// is for the Security Manager to mend, not the user's sharing switch.
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnTheControlPointAskForSecurity(code: UInt8) {
+        var configuration = ANCSConfiguration()
+        configuration.subscribeRetryMilliseconds = 2000
+        let h = H(configuration: configuration)
+        h.startSession()
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 1))
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 2))
+        #expect(h.written(.attError(code)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(!h.client.isSharingDisabled)
+        // Once the link is secured again the session is set up afresh.
+        #expect(h.advance(milliseconds: 2000) == [.discover(h.handle)])
+    }
+
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnTheProbeAskForSecurity(code: UInt8) {
+        let h = H()
+        h.startSession()
+        _ = h.advance(milliseconds: h.client.configuration.probeIntervalMilliseconds)
+        #expect(h.written(.attError(code)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(!h.events.contains(.sharingDisabled))
+    }
+
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnASubscriptionAskForSecurity(code: UInt8) {
+        let h = H()
+        h.client.start(now: h.now)
+        h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+        h.drain()
+        h.client.subscribeCompleted(.dataSource, .attError(code), now: h.now)
+        #expect(h.drain() == [.event(.securityRequired)])
+        #expect(!h.client.isSharingDisabled)
+    }
+
+    @Test(arguments: [UInt8(0x03), 0x08])
     func notAllowedOnTheControlPointMeansSharingIsOff(code: UInt8) {
         let h = H()
         h.startSession()

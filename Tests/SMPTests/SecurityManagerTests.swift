@@ -556,6 +556,30 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(central.drainOutputs().isEmpty)
     }
 
+    /// The phone refused a request for lack of authentication or encryption
+    /// (ANCS 0x05 / 0x0F): an unencrypted link is encrypted with the bond, an
+    /// encrypted one whose keys the phone does not accept is paired again.
+    @Test func refusedForSecurityEncryptsOrPairsAgain() throws {
+        let unencrypted = makeCentral(bond: storedBond())
+        unencrypted.peerRequiresSecurity(now: .zero)
+        guard case .startEncryption? = unencrypted.pollOutput() else {
+            Issue.record("no startEncryption")
+            return
+        }
+        let encrypted = makeCentral(bond: storedBond())
+        encrypted.secure(now: .zero)
+        encrypted.encryptionChanged(enabled: true, keySize: 16, now: .zero)
+        _ = encrypted.drainOutputs()
+        encrypted.peerRequiresSecurity(now: .zero)
+        guard case .send(let bytes)? = encrypted.pollOutput(), case .pairingRequest? = try? SMPPDU.decode(bytes) else {
+            Issue.record("no Pairing Request")
+            return
+        }
+        // Under way: asking again changes nothing.
+        encrypted.peerRequiresSecurity(now: .zero)
+        #expect(encrypted.drainOutputs().isEmpty)
+    }
+
     @Test func securityRequestWithBondEncryptsInsteadOfPairing() throws {
         let bond = storedBond()
         let central = makeCentral(bond: bond)
