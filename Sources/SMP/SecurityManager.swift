@@ -336,7 +336,6 @@ public final class SecurityManager {
             }
             return
         }
-        if phase.isPairing { restartTimer(now) }
         switch pdu {
         case .pairingFailed(let reason):
             peerFailed(reason, now: now)
@@ -429,9 +428,11 @@ public final class SecurityManager {
         if phase.isPairing { restartTimer(now) }
     }
 
-    /// Vol 3 Part H 3.4 restarts the timer on every PDU queued for
-    /// transmission; received PDUs restart it here too, so a phone that
-    /// keeps answering is never cut off while its user types.
+    /// Vol 3 Part H 3.4: the timer starts with the Pairing Request (the
+    /// first pairing PDU; as central we send it) and restarts on every PDU
+    /// queued for transmission, never on a received one: a phone sending
+    /// Keypress Notifications (or anything needing no answer) forever
+    /// cannot hold the pairing open past 30 s after our last PDU.
     private func restartTimer(_ now: Instant) {
         pairingDeadline = now.adding(milliseconds: configuration.timeoutMilliseconds)
     }

@@ -436,12 +436,40 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(central.drainOutputs().isEmpty)
     }
 
-    @Test func receivedPDUsKeepTheTimerAlive() throws {
+    /// Vol 3 Part H 3.4: the timer restarts when we queue a PDU. The
+    /// Pairing Response is answered with our public key at once, so 30 s
+    /// run from then.
+    @Test func theTimerRestartsWhenWeSend() throws {
         let central = makeCentral()
         central.secure(now: .zero)
         _ = central.drainOutputs()
         central.receive(ProtocolOrderTests.passkeyResponse, now: Instant(milliseconds: 20_000))
+        #expect(central.drainOutputs().count == 1) // Pairing Public Key
         #expect(central.nextDeadline == Instant(milliseconds: 50_000))
+    }
+
+    /// A phone that sends Keypress Notifications forever (or any PDU that
+    /// needs no answer) cannot keep the pairing open: 30 s after our last
+    /// PDU it times out.
+    @Test func keypressesForeverStillTimeOut() throws {
+        let central = makeCentral()
+        central.secure(now: .zero)
+        _ = central.drainOutputs()
+        central.receive(ProtocolOrderTests.passkeyResponse, now: Instant(milliseconds: 1_000))
+        #expect(central.drainOutputs().count == 1) // our last PDU, at 1 s
+        let keypress = SMPPDU.keypressNotification(.digitEntered).encoded()
+        var timedOutAt: Int64?
+        for ms in stride(from: Int64(1_500), through: 60_000, by: 500) {
+            let now = Instant(milliseconds: ms)
+            central.receive(keypress, now: now)
+            if let deadline = central.nextDeadline, deadline <= now { central.handleTimeout(now: now) }
+            if central.drainOutputs().contains(where: { if case .failed(.timeout) = $0 { return true } else { return false } }) {
+                timedOutAt = ms
+                break
+            }
+        }
+        #expect(timedOutAt == 31_000)
+        #expect(central.phase == .timedOut)
     }
 }
 
