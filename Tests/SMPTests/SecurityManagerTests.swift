@@ -584,6 +584,62 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(central.drainOutputs().isEmpty)
     }
 
+    /// KNOB: a bonded reconnection whose controller reports a 7-octet key
+    /// is refused (the owner drops the link on `.keySizeTooSmall`).
+    @Test func reconnectWithAShortKeyIsRefused() throws {
+        let central = makeCentral(bond: storedBond())
+        central.secure(now: .zero)
+        _ = central.drainOutputs()
+        central.encryptionChanged(enabled: true, keySize: 7, now: .zero)
+        let outputs = central.drainOutputs()
+        guard outputs.count == 1, case .failed(.keySizeTooSmall(7)) = outputs[0] else {
+            Issue.record("expected the short key refused, got \(outputs)")
+            return
+        }
+        #expect(central.linkSecurity == nil)
+    }
+
+    /// A bonded reconnection whose controller did not tell the key size is
+    /// not taken on trust either.
+    @Test func reconnectWithAnUnknownKeySizeIsRefused() throws {
+        let central = makeCentral(bond: storedBond())
+        central.secure(now: .zero)
+        _ = central.drainOutputs()
+        central.encryptionChanged(enabled: true, keySize: nil, now: .zero)
+        let outputs = central.drainOutputs()
+        guard outputs.count == 1, case .failed(.keySizeTooSmall(0)) = outputs[0] else {
+            Issue.record("expected the unknown key size refused, got \(outputs)")
+            return
+        }
+        #expect(central.linkSecurity == nil)
+    }
+
+    /// Encryption this Security Manager did not start (a key refresh, a
+    /// controller acting on its own) passes the same key-size check.
+    @Test(arguments: [UInt8?.some(7), nil])
+    func encryptionNobodyAskedForIsCheckedToo(keySize: UInt8?) throws {
+        let central = makeCentral(bond: storedBond())
+        central.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        let outputs = central.drainOutputs()
+        guard outputs.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = outputs[0] else {
+            Issue.record("expected the key size refused, got \(outputs)")
+            return
+        }
+        #expect(central.linkSecurity == nil)
+        // After a good encryption, a refresh with a short key is refused as well.
+        let secured = makeCentral(bond: storedBond())
+        secured.secure(now: .zero)
+        secured.encryptionChanged(enabled: true, keySize: 16, now: .zero)
+        _ = secured.drainOutputs()
+        secured.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        let refreshed = secured.drainOutputs()
+        guard refreshed.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = refreshed[0] else {
+            Issue.record("expected the refreshed key size refused, got \(refreshed)")
+            return
+        }
+        #expect(secured.linkSecurity == nil)
+    }
+
     /// The phone refused a request for lack of authentication or encryption
     /// (ANCS 0x05 / 0x0F): an unencrypted link is encrypted with the bond, an
     /// encrypted one whose keys the phone does not accept is paired again.
