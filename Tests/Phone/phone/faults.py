@@ -13,6 +13,8 @@ simulation is healthy again afterwards, so a test can watch the head unit recove
   unit arrives (in the middle of pairing);
 - stall_att: the phone's ATT server stops answering requests on its current links
   (the client's ATT transaction times out);
+- short_encryption_key: the head unit's controller reports a short encryption key
+  (Read Encryption Key Size), as one talked down by a KNOB attack would;
 - stop_notification_source: the phone's ANCS Notification Source pushes stop on its
   current sessions while the Control Point keeps answering, until the client writes
   the Notification Source CCCD again;
@@ -27,7 +29,7 @@ import logging
 import random
 import struct
 
-from bumble import att
+from bumble import att, hci
 
 from .controller.host_interface import event_packet
 from .device.ancs_protocol import EVENT_NAMES
@@ -247,6 +249,27 @@ def stall_att(phone: Phone, emit) -> list[str]:
     return [phone._peer(connection) for connection in stalled]
 
 
+def short_encryption_key(controller, key_size: int, times: int, emit) -> None:
+    """The next `times` successful Read Encryption Key Size commands of the head
+    unit's controller report `key_size` octets instead of 16: what a host sees
+    after a KNOB attack talked the key down (the encryption itself still works)."""
+    original = controller.on_hci_read_encryption_key_size_command
+    left = [times]
+
+    def reply(command):
+        result = original(command)
+        if result.status != hci.HCI_ErrorCode.SUCCESS:
+            return result
+        left[0] -= 1
+        if left[0] <= 0:
+            del controller.on_hci_read_encryption_key_size_command
+        emit('short_encryption_key', key_size=key_size, handle=command.connection_handle, left=left[0])
+        return hci.HCI_Read_Encryption_Key_Size_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, connection_handle=command.connection_handle, key_size=key_size)
+
+    controller.on_hci_read_encryption_key_size_command = reply
+
+
 def stop_notification_source(phone: Phone, emit) -> list[str]:
     """What iOS has been seen to do after airplane-mode toggles and time-zone
     changes: the ANCS sessions stay, the Control Point answers as ever (the
@@ -344,6 +367,14 @@ def register(protocol) -> None:
         emit('stall_att', phone=phone.name, state='stalled', peers=peers)
         return {'peers': peers}
 
+    async def short_key(arguments: dict) -> dict:
+        key_size = int(_number(arguments, 'key_size', 7, 1, 16))
+        times = int(_number(arguments, 'times', 1, 1, 100))
+        if simulator.controller is None:
+            raise FaultError('simulator not started')
+        short_encryption_key(simulator.controller, key_size, times, emit)
+        return {'armed': True, 'key_size': key_size, 'times': times}
+
     async def stop_source(arguments: dict) -> dict:
         phone = phone_of(arguments)
         peers = stop_notification_source(phone, lambda fault, **fields: emit(fault, phone=phone.name, **fields))
@@ -382,6 +413,7 @@ def register(protocol) -> None:
         ('lose_link_on_smp', link_on_smp),
         ('stall_att', stall),
         ('stop_notification_source', stop_source),
+        ('short_encryption_key', short_key),
         ('flood_advertising', flood),
         ('stop_flood', stop_flood),
     ):

@@ -57,6 +57,21 @@ class FaultTests(RawHostTestCase):
         event = await self.hci.wait_event(lambda e: le_meta(e) in (0x01, 0x0A), events_mark)
         self.assertEqual(event[4], 0x3E)  # Connection Failed to be Established
 
+    async def test_short_encryption_key_is_reported_the_times_asked(self) -> None:
+        await self.run_command('short_encryption_key', key_size=7, times=1)
+        # An unknown handle is answered as ever, and leaves the fault armed.
+        event = await self.hci.command(0x1408, struct.pack('<H', 0x0EFF))
+        self.assertEqual(event[6], 0x02)
+        handle = await self.hci.connect_le(self.anna.device.random_address)
+        sizes = []
+        for _ in range(2):
+            answer = await self.hci.ok(0x1408, struct.pack('<H', handle))
+            self.assertEqual(struct.unpack_from('<H', answer)[0], handle)
+            sizes.append(answer[2])
+        self.assertEqual(sizes, [7, 16])
+        struck = await self.sim.wait_for('fault', fault='short_encryption_key')
+        self.assertEqual((struck['key_size'], struck['left']), (7, 0))
+
     async def test_unplug_refuses_then_serves_a_fresh_controller(self) -> None:
         await self.run_command('hci_unplug', seconds=0.3)
         await self.sim.wait_for('hci_client', state='disconnected')
