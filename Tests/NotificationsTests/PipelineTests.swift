@@ -106,10 +106,16 @@ import Testing
         }
     }
 
-    @Test func mapsInstructionAppearsUpdatesDisappearsAndAChatIsDropped() {
+    /// An owner whose client runs its session.
+    func started() -> Owner {
         let o = Owner(handle: handle)
         o.client.start(now: o.now)
         o.run()
+        return o
+    }
+
+    @Test func mapsInstructionAppearsUpdatesDisappearsAndAChatIsDropped() {
+        let o = started()
         #expect(o.client.isSessionActive)
 
         // PreExisting: a chat message and the current turn instruction.
@@ -149,9 +155,7 @@ import Testing
     /// A Location notification that stays after the drive (Maps never
     /// updates it again) costs one re-subscription, not one every ten minutes.
     @Test func aStaleInstructionIsNotResubscribedForAgainAndAgain() {
-        let o = Owner(handle: handle)
-        o.client.start(now: o.now)
-        o.run()
+        let o = started()
         o.source(.added, .location, uid: 1)
         o.answer([0: "com.google.Maps"])
         o.answer([0: "Google Maps"])
@@ -181,9 +185,7 @@ import Testing
     /// A notification dropped for its app and category is looked at again
     /// when it changes: its category may now say navigation.
     @Test func aDroppedNotificationThatChangesIsFilteredAgain() {
-        let o = Owner(handle: handle)
-        o.client.start(now: o.now)
-        o.run()
+        let o = started()
         o.source(.added, .other, uid: 3)
         o.answer([0: "com.citymapper.app"])
         #expect(o.modelEvents.map { "\($0.action) \($0.uid) \($0.kind)" } == ["dropped 3 other"])

@@ -584,34 +584,27 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(central.drainOutputs().isEmpty)
     }
 
-    /// KNOB: a bonded reconnection whose controller reports a 7-octet key
-    /// is refused (the owner drops the link on `.keySizeTooSmall`).
-    @Test func reconnectWithAShortKeyIsRefused() throws {
-        let central = makeCentral(bond: storedBond())
-        central.secure(now: .zero)
-        _ = central.drainOutputs()
-        central.encryptionChanged(enabled: true, keySize: 7, now: .zero)
+    /// Expects the refusal of the key size (0: not reported) as the only
+    /// output, and no link security left.
+    func expectKeySizeRefused(_ central: SecurityManager, _ keySize: UInt8?, sourceLocation: SourceLocation = #_sourceLocation) {
         let outputs = central.drainOutputs()
-        guard outputs.count == 1, case .failed(.keySizeTooSmall(7)) = outputs[0] else {
-            Issue.record("expected the short key refused, got \(outputs)")
+        guard outputs.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = outputs[0] else {
+            Issue.record("expected the key size refused, got \(outputs)", sourceLocation: sourceLocation)
             return
         }
-        #expect(central.linkSecurity == nil)
+        #expect(central.linkSecurity == nil, sourceLocation: sourceLocation)
     }
 
-    /// A bonded reconnection whose controller did not tell the key size is
-    /// not taken on trust either.
-    @Test func reconnectWithAnUnknownKeySizeIsRefused() throws {
+    /// KNOB: a bonded reconnection whose controller reports a 7-octet key
+    /// is refused (the owner drops the link on `.keySizeTooSmall`); so is
+    /// one whose controller did not tell the key size.
+    @Test(arguments: [UInt8?.some(7), nil])
+    func reconnectWithAShortOrUnknownKeySizeIsRefused(keySize: UInt8?) throws {
         let central = makeCentral(bond: storedBond())
         central.secure(now: .zero)
         _ = central.drainOutputs()
-        central.encryptionChanged(enabled: true, keySize: nil, now: .zero)
-        let outputs = central.drainOutputs()
-        guard outputs.count == 1, case .failed(.keySizeTooSmall(0)) = outputs[0] else {
-            Issue.record("expected the unknown key size refused, got \(outputs)")
-            return
-        }
-        #expect(central.linkSecurity == nil)
+        central.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        expectKeySizeRefused(central, keySize)
     }
 
     /// Encryption this Security Manager did not start (a key refresh, a
@@ -620,24 +613,14 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
     func encryptionNobodyAskedForIsCheckedToo(keySize: UInt8?) throws {
         let central = makeCentral(bond: storedBond())
         central.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
-        let outputs = central.drainOutputs()
-        guard outputs.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = outputs[0] else {
-            Issue.record("expected the key size refused, got \(outputs)")
-            return
-        }
-        #expect(central.linkSecurity == nil)
+        expectKeySizeRefused(central, keySize)
         // After a good encryption, a refresh with a short key is refused as well.
         let secured = makeCentral(bond: storedBond())
         secured.secure(now: .zero)
         secured.encryptionChanged(enabled: true, keySize: 16, now: .zero)
         _ = secured.drainOutputs()
         secured.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
-        let refreshed = secured.drainOutputs()
-        guard refreshed.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = refreshed[0] else {
-            Issue.record("expected the refreshed key size refused, got \(refreshed)")
-            return
-        }
-        #expect(secured.linkSecurity == nil)
+        expectKeySizeRefused(secured, keySize)
     }
 
     /// The phone refused a request for lack of authentication or encryption
