@@ -208,7 +208,8 @@ import Testing
     /// Run by `ATTTimeoutFaultTests`.
     func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
         try withPairedUnit("fault-atttimeout") { phone, unit in
-            Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
+            // The session's opening probe is answered (0xA2: no such notification).
+            #expect(phone.waitFor("ancs_request", timeout: 10) { $0["uid"] as? Int == 0xFFFF_FFFF && $0["result"] as? String == "0xA2" } != nil)
             // The phone's ATT server stops answering: the Control Point write for
             // the next notification never gets its Write Response.
             try phone.command("stall_att", ["phone": "anna"])
@@ -347,14 +348,14 @@ import Testing
             measureStatus(3)
             try expectWorking(unit, phone, title: "Connected through the flood")
             // Scanning for the phone, through the flood.
-            let rssBefore = residentKiB(unit.process) ?? 0
+            let rssBefore = try #require(residentKiB(unit.process), "VmRSS unreadable in /proc")
             let logLinesBefore = unit.stderr.all.count
             try phone.command("out_of_range", ["phone": "anna"])
             #expect(unit.waitForState("remembered", timeout: 10))
             measureStatus(8)
             // Made-up advertisers are not kept without end, and malformed
             // packets are logged a few at a time, not one line each.
-            let rssAfter = residentKiB(unit.process) ?? 0
+            let rssAfter = try #require(residentKiB(unit.process), "VmRSS unreadable in /proc")
             let logLines = unit.stderr.all.count - logLinesBefore
             #expect(rssAfter - rssBefore < 1024, "resident memory grew from \(rssBefore) to \(rssAfter) KiB while scanning")
             #expect(logLines < 50, "\(logLines) log lines while scanning through the flood")
