@@ -54,6 +54,8 @@ extension HeadUnitCore {
             if hint == "Share System Notifications is off on the iPhone" { hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
+        case .securityRequired:
+            secureAgain(s.handle, now: now)
         case .appNameLearned:
             appNames = s.ancs.appNames
             write(.appNames(appNames))

@@ -37,6 +37,9 @@ extension HeadUnitCore {
         }
     }
 
+    /// The phone refused ANCS for lack of authentication or encryption.
+    func secureAgain(_ handle: ConnectionHandle, now: Instant) { links[handle]?.security?.peerRequiresSecurity(now: now) }
+
     /// The driver pressed the confirm key while both screens show the same number.
     public func confirmComparison(now: Instant) {
         clock.now = now
