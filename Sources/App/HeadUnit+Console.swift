@@ -35,7 +35,7 @@ extension HeadUnit {
                 pairing.userUnpair(now: now)
             }
             bonds.delete(for: server)
-            forgetCachedBond()
+            bondsChanged()
             console?.say("forgot \(server)")
         case .notifications:
             let shown = notifications.shown

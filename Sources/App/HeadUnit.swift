@@ -51,7 +51,6 @@ final class HeadUnit {
     /// Shared by every link: repeated failures with one phone back off.
     private let attempts = PairingAttemptLimiter()
     private let pairingConfiguration: PairingConfiguration
-    private var bondCache: (server: String, bond: BondRecord?)?
     private var advertisers = Advertisers()
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
@@ -116,6 +115,7 @@ final class HeadUnit {
         bonds = BondStore(files: files)
         let clientName = store.clientName()
         pairing = PairingRoutine(clientName: clientName, rememberedServer: store.rememberedServer())
+        pairing.bondsChanged(bonds.all())
         database = GATTDatabase(deviceName: configuration.deviceName ?? "NavigationNotifier \(clientName)")
         let fonts = options.display == .none ? nil
             : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
@@ -224,7 +224,6 @@ final class HeadUnit {
             events.error("controller", reason)
         case .advertisingReport(let report):
             guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
-            guard isPossiblyRememberedPhone(entry.address) else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -382,7 +381,7 @@ final class HeadUnit {
             Log.info("headunit", "forgetting \(server) and its bond")
             store.forgetServer()
             bonds.delete(for: server)
-            bondCache = nil
+            bondsChanged()
         case .stateChanged(let state):
             Log.info("headunit", "state: \(state.text)")
             events.state(state)
@@ -393,19 +392,8 @@ final class HeadUnit {
         _ = now
     }
 
-    /// With a bonded phone remembered, a resolvable private address that
-    /// its IRK does not resolve belongs to some other phone: not worth a
-    /// connection. (An identity address is compared directly.)
-    private func isPossiblyRememberedPhone(_ address: BluetoothAddress) -> Bool {
-        guard let server = pairing.rememberedServer, let bond = rememberedBond(server) else { return true }
-        if address.isResolvablePrivate, let irk = bond.peerIRK {
-            return irk.resolves(address)
-        }
-        if address.isNonResolvablePrivate { return false }
-        return bond.peerIRK == nil || bond.matches(address)
-    }
-
-    func forgetCachedBond() { bondCache = nil }
+    /// The pairing routine recognises bonded phones by their IRKs.
+    func bondsChanged() { pairing.bondsChanged(bonds.all()) }
 
     /// The driver pressed the confirm key while both screens show the same number.
     func confirmComparison(now: Instant) {
@@ -413,14 +401,6 @@ final class HeadUnit {
         comparisonPending = nil
         passkeyShown = nil
         security[handle]?.confirmNumericComparison(true, now: now)
-    }
-
-    /// The bond of the remembered phone, read once and kept until it changes.
-    private func rememberedBond(_ server: String) -> BondRecord? {
-        if let cached = bondCache, cached.server == server { return cached.bond }
-        let bond = bonds.bond(for: server)
-        bondCache = (server, bond)
-        return bond
     }
 
     // MARK: - Security
@@ -493,7 +473,7 @@ final class HeadUnit {
             }
             if let bond = outcome.bond, let server {
                 bonds.save(bond, for: server)
-                bondCache = nil
+                bondsChanged()
             }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
@@ -524,7 +504,7 @@ final class HeadUnit {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { bonds.delete(for: server) }
-            bondCache = nil
+            bondsChanged()
             hint = "Phone forgot this head unit: pair again"
             events.error("bond", hint ?? "")
         }

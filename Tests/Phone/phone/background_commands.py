@@ -12,17 +12,13 @@
 
 from __future__ import annotations
 
+from .control import _phone_name
 from .device.phone import PhoneError
 
 
 def register(protocol) -> None:
-    simulator = protocol.simulator
-
     def phone_of(arguments: dict):
-        name = arguments.get('phone', arguments.get('name'))
-        if not isinstance(name, str) or not name:
-            raise PhoneError('missing "phone"')
-        return simulator.phone(name)
+        return protocol.simulator.phone(_phone_name(arguments))
 
     def app_state(state: str):
         async def run(arguments: dict) -> dict:
