@@ -72,10 +72,11 @@ class BackgroundTests(SimulatorTestCase):
     async def test_background_interval_is_about_a_second(self) -> None:
         foreground = await self.reports(2.0)
         await self.anna.set_app_state('background')
-        background = await self.reports(3.0)
-        # One advertisement per advertising event (Bumble merges the scan response in).
+        background = await self.reports(3.5)
+        # One advertisement per advertising event (Bumble merges the scan response in):
+        # 3 or 4 in 3.5 s; at the foreground's 100 ms it would be 35.
         self.assertGreaterEqual(len(background), 2)
-        self.assertLessEqual(len(background), 4)
+        self.assertLessEqual(len(background), 5)
         self.assertGreater(len(foreground), 10)
 
     async def test_background_phone_is_connectable_and_serves_gatt(self) -> None:
