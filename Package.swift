@@ -39,7 +39,7 @@ let package = Package(
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
         .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
-        .target(name: "Pairing", dependencies: ["BluetoothCore"]),
+        .target(name: "Pairing", dependencies: ["BluetoothCore", "SMP"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
-        .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "SMP", "BluetoothCore"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),

@@ -74,6 +74,9 @@ class ControlProtocol:
         from .security_commands import register as register_security_commands
 
         register_security_commands(self)
+        from .background_commands import register as register_background_commands
+
+        register_background_commands(self)
 
     @property
     def command_names(self) -> list[str]:
