@@ -53,7 +53,7 @@ let package = Package(
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
         .target(name: "HPKE", dependencies: ["CCrypto"]),
         // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
-        .target(name: "Pairing", dependencies: ["BluetoothCore"]),
+        .target(name: "Pairing", dependencies: ["BluetoothCore", "SMP"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
-        .testTarget(name: "PairingTests", dependencies: ["Pairing"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "SMP", "BluetoothCore"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),

@@ -39,7 +39,9 @@ public enum ANCSEvent: Equatable {
     /// The app-name cache learned a name: persist `ANCSClient.appNames`.
     case appNameLearned(AppIdentifier, String)
     /// The phone refuses ANCS to this head unit: on the iPhone, "Share
-    /// System Notifications" is off for it. Worth a hint on screen.
+    /// System Notifications" is off for it (Write Not Permitted), or the
+    /// user has not allowed sharing yet (Insufficient Authorization).
+    /// Worth a hint on screen.
     case sharingDisabled
     /// After `sharingDisabled`, the phone answered normally again.
     case sharingRestored
@@ -47,4 +49,10 @@ public enum ANCSEvent: Equatable {
     case actionCompleted(NotificationUID, ActionID, succeeded: Bool)
     /// The phone has no (complete) ANCS on this link; waiting for Service Changed.
     case serviceAbsent
+    /// The phone refused a request for Insufficient Authentication (0x05)
+    /// or Insufficient Encryption (0x0F): it does not take this link as
+    /// secure. Have the link's Security Manager secure it again
+    /// (`SecurityManager.peerRequiresSecurity`); the client ends its session
+    /// and subscribes again after `subscribeRetryMilliseconds`.
+    case securityRequired
 }

@@ -162,6 +162,17 @@ extension ANCSClient {
         }
     }
 
+    /// The probe proves the Control Point path only. Counted from one
+    /// answered probe to the next, hours without any news on the
+    /// Notification Source mean its pushes may have stopped while the phone
+    /// still answers: both CCCDs are written again (iOS takes redundant
+    /// writes silently), and the replay shows what was missed.
+    func probeAnswered() {
+        let silent = now.millisecondsSince(lastNotificationSource)
+        guard silent >= configuration.notificationSourceSilenceLimitMilliseconds else { return }
+        resubscribe(because: "the Control Point answers the probe, but the Notification Source has sent nothing new for \(silent / 60_000) min")
+    }
+
     func completed(_ request: Request, _ response: DataSourceResponse) {
         switch request {
         case .identify(let uid):
@@ -179,8 +190,11 @@ extension ANCSClient {
             } else {
                 // Privacy: nothing but the AppIdentifier is ever asked for it.
                 entry.stage = .dropped
-                entry.reported = true
-                emit(.event(.notificationDropped(entry.notification)))
+                if !entry.reported {
+                    // Dropped again after a change: reported once is enough.
+                    entry.reported = true
+                    emit(.event(.notificationDropped(entry.notification)))
+                }
             }
             entries[uid] = entry
         case .text(let uid):
@@ -205,6 +219,7 @@ extension ANCSClient {
             }
         case .probe:
             Log.info("ancs", "the probe UID exists on the phone; the Control Point is alive")
+            probeAnswered()
         case .action:
             break // no Data Source answer is expected for actions
         }
@@ -227,6 +242,13 @@ extension ANCSClient {
     // MARK: - Errors
 
     func controlPointError(_ code: UInt8, for request: Request) {
+        if ANCSErrorCode.meansSecurityRequired(code) {
+            if case .action(let uid, let action) = request {
+                emit(.event(.actionCompleted(uid, action, succeeded: false)))
+            }
+            securityRequired(code)
+            return
+        }
         if ANCSErrorCode.meansSharingDisabled(code) {
             reportSharingDisabled()
             if request == .probe {
@@ -249,6 +271,7 @@ extension ANCSClient {
         switch request {
         case .probe:
             Log.debug("ancs", "probe answered as expected")
+            probeAnswered()
         case .identify(let uid), .text(let uid):
             Log.info("ancs", "notification \(uid) is gone (0xa2)")
             forget(uid)

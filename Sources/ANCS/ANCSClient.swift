@@ -14,12 +14,14 @@ import BluetoothCore
 ///    then sends every existing notification flagged PreExisting;
 /// 3. each new UID gets GetNotificationAttributes for its AppIdentifier only;
 ///    `wantsText` decides whether it is worth its Title, Subtitle, Message,
-///    Date and action labels. A dropped notification never has its text asked for;
+///    Date and action labels. A dropped notification never has its text asked
+///    for; when it changes, it is identified and filtered again;
 /// 4. Control Point requests go one at a time (`ANCSClient+Requests.swift`);
 ///    their Data Source answers are rebuilt by `DataSourceReassembler`;
 /// 5. liveness: a silent Control Point is probed, and a probe answered
 ///    wrongly (or a Notification Source silent while notifications are
-///    expected) ends the session and subscribes again;
+///    expected, or silent for hours beside answered probes) ends the session
+///    and subscribes again;
 /// 6. `serviceChanged(now:)` rediscovers; `stop(now:)` unsubscribes;
 ///    `disconnected(now:)` forgets everything. UIDs never outlive their session.
 public final class ANCSClient {
@@ -31,8 +33,9 @@ public final class ANCSClient {
     /// known, text not yet) should be shown and so needs its text.
     public var wantsText: (ANCSNotification) -> Bool
     /// True while the phone is expected to keep updating a notification (a
-    /// navigation instruction is on screen): a Notification Source silent
-    /// for `silenceThresholdMilliseconds` is then re-subscribed.
+    /// navigation instruction that changed in this session is on screen): a
+    /// Notification Source silent for `silenceThresholdMilliseconds` is then
+    /// re-subscribed. PreExisting replays do not end the silence.
     public private(set) var notificationsExpected = false
     /// The phone answered a Control Point write with a "not allowed" error.
     public internal(set) var isSharingDisabled = false
@@ -64,7 +67,8 @@ public final class ANCSClient {
         case identifying
         /// The AppIdentifier could not be fetched; tried again on its next change.
         case unidentified
-        /// The filter dropped it: its text is never asked for.
+        /// The filter dropped it: its text is never asked for. A change
+        /// sends it back to `identifying`.
         case dropped
         /// Passed the filter; its text is queued or being fetched.
         case wanted
@@ -215,6 +219,7 @@ public final class ANCSClient {
             if case .attError(let code) = result {
                 Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
                 if ANCSErrorCode.meansSharingDisabled(code) { reportSharingDisabled() }
+                if ANCSErrorCode.meansSecurityRequired(code) { emit(.event(.securityRequired)) }
             } else {
                 Log.warning("ancs", "subscribing to the \(characteristic) failed")
             }
@@ -263,7 +268,6 @@ public final class ANCSClient {
             Log.info("ancs", "Notification Source value outside a session ignored")
             return
         }
-        lastNotificationSource = now
         let event: NotificationSourceEvent
         do throws(NotificationSourceEvent.ParseError) {
             event = try NotificationSourceEvent(parsing: bytes)
@@ -275,6 +279,11 @@ public final class ANCSClient {
             return
         }
         Log.debug("ancs", "<- \(event)")
+        if !event.flags.contains(.preExisting) {
+            // Only news proves that the phone still pushes: a PreExisting
+            // replay is what any (re)subscription gets.
+            lastNotificationSource = now
+        }
         switch event.eventID {
         case .added: added(event)
         case .modified: modified(event)
@@ -417,6 +426,17 @@ public final class ANCSClient {
         emit(.unsubscribe(connection, .notificationSource))
     }
 
+    /// The phone refused a Control Point write for lack of authentication
+    /// or encryption: nothing works until the owner has the link secured
+    /// again. The session ends; discovery and subscriptions start afresh a
+    /// little later, on the secured link.
+    func securityRequired(_ code: UInt8) {
+        Log.warning("ancs", "the phone refuses this link as not secure (\(ANCSErrorCode.name(code))); asking for security, subscribing again in \(configuration.subscribeRetryMilliseconds) ms")
+        emit(.event(.securityRequired))
+        endSession()
+        phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
+    }
+
     func reportSharingDisabled() {
         guard !isSharingDisabled else { return }
         isSharingDisabled = true
@@ -450,9 +470,12 @@ public final class ANCSClient {
         }
         update(&entry, from: event)
         switch entry.stage {
-        case .identifying, .dropped:
+        case .identifying:
             break
-        case .unidentified:
+        case .unidentified, .dropped:
+            // A dropped one may have changed category (or the filter may
+            // now take its app): the filter runs again, on the AppIdentifier
+            // alone, and only a yes asks for its text.
             entry.stage = .identifying
             enqueue(.identify(event.uid))
         case .wanted:

@@ -15,6 +15,13 @@ public struct ANCSConfiguration {
     /// While notifications are expected (see `ANCSClient.notificationsExpected`),
     /// a Notification Source silent for this long is re-subscribed.
     public var silenceThresholdMilliseconds: Int64 = 10 * 60 * 1000
+    /// The probe proves only the Control Point path: iOS has been seen to
+    /// keep answering it while its Notification Source pushes had stopped
+    /// (after airplane-mode toggles, time-zone changes). When a probe is
+    /// answered and the Notification Source has sent nothing new (PreExisting
+    /// replays do not count) for this long, both CCCDs are written again.
+    /// Hours, so a quiet phone costs one re-subscription now and then.
+    public var notificationSourceSilenceLimitMilliseconds: Int64 = 3 * 60 * 60 * 1000
     /// After a refused subscription, try again this much later.
     public var subscribeRetryMilliseconds: Int64 = 60_000
     /// Notifications kept per session; beyond it the oldest dropped ones go first.

@@ -1,8 +1,9 @@
 import BluetoothCore
 
 /// The errors an ANCS Control Point write can end with: the four ANCS
-/// application errors, and the ATT errors that mean the phone refuses the
-/// head unit access to ANCS altogether.
+/// application errors, the ATT errors that mean the phone refuses the head
+/// unit access to ANCS altogether, and those that say the link is not
+/// secure enough for it.
 public enum ANCSErrorCode {
     /// The command ID is not known to the phone.
     public static let unknownCommand: UInt8 = 0xA0
@@ -21,10 +22,20 @@ public enum ANCSErrorCode {
 
     /// Errors meaning "this head unit may not read notifications": on an
     /// encrypted, bonded link iOS answers so when the user has switched off
-    /// "Share System Notifications" for the head unit. (Insufficient
-    /// Encryption is not one of them: it says the link is not encrypted yet.)
+    /// "Share System Notifications" for the head unit (Write Not Permitted),
+    /// or has not allowed notification sharing yet (Insufficient
+    /// Authorization). Only the user can change that.
     public static func meansSharingDisabled(_ code: UInt8) -> Bool {
-        code == writeNotPermitted || code == insufficientAuthentication || code == insufficientAuthorization
+        code == writeNotPermitted || code == insufficientAuthorization
+    }
+
+    /// Errors saying the phone does not take this link as secure: not
+    /// encrypted (any more), or encrypted with keys it no longer accepts
+    /// (it lost the bond, or wants an authenticated key). The link must be
+    /// encrypted again, or paired again; the user's switch has nothing to do
+    /// with it.
+    public static func meansSecurityRequired(_ code: UInt8) -> Bool {
+        code == insufficientAuthentication || code == insufficientEncryption
     }
 
     public static func name(_ code: UInt8) -> String {

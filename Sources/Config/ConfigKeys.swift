@@ -61,13 +61,8 @@ extension ConfigKey {
             c.confirmKey = key
             return nil
         }, render: { $0.confirmKey.name }),
-        ConfigKey(section: "bluetooth", name: "probe-interval", apply: { v, c in
-            guard let s = ConfigValues.seconds(v), s >= 30, s <= 24 * 3600 else {
-                return "'\(v)' is not a time from 30s to 24h (such as 90s, 15m, 1h)"
-            }
-            c.probeIntervalSeconds = s
-            return nil
-        }, render: { ConfigValues.renderSeconds($0.probeIntervalSeconds) }),
+        livenessKey("probe-interval", { $0.probeIntervalSeconds }, { $0.probeIntervalSeconds = $1 }),
+        livenessKey("notification-silence", { $0.notificationSilenceSeconds }, { $0.notificationSilenceSeconds = $1 }),
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in
@@ -185,6 +180,17 @@ extension ConfigKey {
             set(&c, b)
             return nil
         }, render: { ConfigValues.render(get($0)) })
+    }
+
+    /// ANCS liveness timers, in seconds: from 30 s to a day.
+    static func livenessKey(_ name: String, _ get: @escaping Getter<Int64>, _ set: @escaping Setter<Int64>) -> ConfigKey {
+        ConfigKey(section: "bluetooth", name: name, apply: { v, c in
+            guard let s = ConfigValues.seconds(v), s >= 30, s <= 24 * 3600 else {
+                return "'\(v)' is not a time from 30s to 24h (such as 90s, 15m, 1h)"
+            }
+            set(&c, s)
+            return nil
+        }, render: { ConfigValues.renderSeconds(get($0)) })
     }
 
     /// ANCS caps: the phone cuts the attribute to this many bytes.

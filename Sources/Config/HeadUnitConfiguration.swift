@@ -26,6 +26,9 @@ public struct HeadUnitConfiguration: Equatable {
     public var confirmKey: KeyCode = .enter
     /// How often the phone's notification service is probed for life (ANCS).
     public var probeIntervalSeconds: Int64 = 15 * 60
+    /// Answered probes beside a Notification Source silent this long: the
+    /// subscriptions are written again (ANCS).
+    public var notificationSilenceSeconds: Int64 = 3 * 3600
 
     // [display]
     /// Where frames go; `--display` overrides it.
@@ -83,6 +86,7 @@ public struct HeadUnitConfiguration: Equatable {
         c.subtitleMaxLength = subtitleMaxLength
         c.messageMaxLength = messageMaxLength
         c.probeIntervalMilliseconds = probeIntervalSeconds * 1000
+        c.notificationSourceSilenceLimitMilliseconds = notificationSilenceSeconds * 1000
         return c
     }
 

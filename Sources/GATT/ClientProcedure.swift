@@ -121,9 +121,13 @@ enum ClientProcedure {
             var cursor = next
             for entry in entries {
                 var r = ByteReader(entry.value)
+                // The value follows its declaration inside the service
+                // (Core Vol 3 Part G 3.3.2); a value handle of 0 or outside
+                // the range would send later reads and CCCD writes astray.
                 guard entry.handle >= cursor, entry.handle <= range.end,
                       entry.value.count == 5 || entry.value.count == 19,
                       let properties = r.u8(), let valueHandle = r.u16(),
+                      valueHandle > entry.handle.value, valueHandle <= range.end.value,
                       let uuid = BluetoothUUID(littleEndian: r.rest()) else { return malformed }
                 found.append(GATTCharacteristic(uuid: uuid, declarationHandle: entry.handle, valueHandle: AttributeHandle(valueHandle),
                                                 properties: CharacteristicProperties(rawValue: properties), endHandle: range.end))

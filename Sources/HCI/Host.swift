@@ -188,6 +188,30 @@ public final class Host {
         pumpCommands()
     }
 
+    /// Queues a command whose Command Complete carries return parameters
+    /// of type `R`: the completion gets them decoded, or why not.
+    public func send<R: CommandReturn>(_ command: HCICommand, returning: R.Type,
+                                       completion: @escaping (Result<R, CommandFailure>) -> Void) {
+        let opcode = command.opcode
+        send(command) { result in completion(result.decode(R.self, for: opcode)) }
+    }
+
+    /// The key size of an encrypted link, which decides whether it may be
+    /// used at all (KNOB). A reply for another link counts as malformed.
+    public func readEncryptionKeySize(_ handle: ConnectionHandle,
+                                      completion: @escaping (Result<ReadEncryptionKeySizeResult, CommandFailure>) -> Void) {
+        send(.readEncryptionKeySize(handle), returning: ReadEncryptionKeySizeResult.self) { result in
+            if case .success(let reply) = result, reply.handle != handle {
+                Log.warning("hci", "Read_Encryption_Key_Size for \(handle) answered for \(reply.handle)")
+                return completion(.failure(.malformedReply(.readEncryptionKeySize, length: 4)))
+            }
+            if case .failure(let failure) = result {
+                Log.warning("hci", "Read_Encryption_Key_Size on \(handle): \(failure)")
+            }
+            completion(result)
+        }
+    }
+
     public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
         if isScanning { send(.leSetScanEnable(false, filterDuplicates: false)) }
         send(.leSetScanParameters(active: active, interval: interval, window: window))
@@ -464,124 +488,46 @@ public final class Host {
 
     // MARK: - Bring-up and recovery
 
-    /// Every event the host handles; everything else stays masked so a
-    /// controller does not wake us for nothing.
-    static let eventMask: UInt64 = 1 << 4 // Disconnection Complete
-        | 1 << 7 // Encryption Change
-        | 1 << 11 // Read Remote Version Information Complete
-        | 1 << 15 // Hardware Error
-        | 1 << 25 // Data Buffer Overflow
-        | 1 << 47 // Encryption Key Refresh Complete
-        | 1 << 61 // LE Meta
-
-    static let leEventMask: UInt64 = 1 << 0 // Connection Complete
-        | 1 << 1 // Advertising Report
-        | 1 << 2 // Connection Update Complete
-        | 1 << 3 // Read Remote Features Complete
-        | 1 << 4 // Long Term Key Request
-        | 1 << 5 // Remote Connection Parameter Request
-        | 1 << 6 // Data Length Change
-        | 1 << 9 // Enhanced Connection Complete
-        | 1 << 12 // Extended Advertising Report
-
+    /// Starts bring-up from HCI Reset (ControllerBringUp holds the steps).
     private func bringUp() {
         generation += 1
         isReady = false
         controller = ControllerInfo()
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1
-        step(.reset()) { [unowned(unsafe) self] _ in
-            self.step(HCICommand(.readLocalVersionInformation)) { p in
-                var r = ByteReader(p)
-                _ = r.u8()
-                if let v = r.u8(), r.skip(2), r.u8() != nil, let m = r.u16(), let sub = r.u16() {
-                    self.controller.hciVersion = v
-                    self.controller.manufacturer = m
-                    self.controller.lmpSubversion = sub
-                }
-                self.step(HCICommand(.readBDAddr)) { p in
-                    if p.count >= 7, let a = BluetoothAddress(littleEndian: p[1..<7], kind: .public) {
-                        self.controller.address = a
-                    }
-                    self.step(HCICommand(.readLocalSupportedCommands)) { p in
-                        self.controller.supportedCommands = Array(p.dropFirst())
-                        self.step(HCICommand(.readLocalSupportedFeatures)) { p in
-                            var r = ByteReader(p)
-                            _ = r.u8()
-                            self.controller.lmpFeatures = r.u64() ?? 0
-                            self.readBufferSize()
-                        }
-                    }
-                }
-            }
-        }
+        let machine = ControllerBringUp()
+        sendBringUp(machine.firstCommand, machine)
     }
 
-    private func readBufferSize() {
-        let v2 = controller.supportsLEReadBufferSizeV2
-        step(HCICommand(v2 ? .leReadBufferSizeV2 : .leReadBufferSize)) { [unowned(unsafe) self] p in
-            var r = ByteReader(p)
-            _ = r.u8()
-            let length = Int(r.u16() ?? 0)
-            let count = Int(r.u8() ?? 0)
-            if length > 0 && count > 0 {
-                self.setBuffers(length: length, count: count)
-                self.finishBringUp()
-            } else {
-                // No dedicated LE buffers: LE shares the BR/EDR ACL buffers.
-                self.step(HCICommand(.readBufferSize)) { p in
-                    var r = ByteReader(p)
-                    _ = r.u8()
-                    let length = Int(r.u16() ?? 0)
-                    _ = r.u8()
-                    let count = Int(r.u16() ?? 0)
-                    self.setBuffers(length: length, count: count)
-                    self.finishBringUp()
-                }
-            }
-        }
-    }
-
-    private func setBuffers(length: Int, count: Int) {
-        // A controller that reports nothing usable still gets the LE minimum.
-        controller.aclDataLength = length >= 27 ? length : 27
-        controller.aclBufferCount = max(1, count)
-        aclCredits = controller.aclBufferCount
-    }
-
-    private func finishBringUp() {
-        step(.setEventMask(Host.eventMask)) { [unowned(unsafe) self] _ in
-            self.step(.leSetEventMask(Host.leEventMask)) { _ in
-                self.step(HCICommand(.leReadLocalSupportedFeatures)) { p in
-                    var r = ByteReader(p)
-                    _ = r.u8()
-                    self.controller.leFeatures = r.u64() ?? 0
-                    self.isReady = true
-                    self.recoveryBackoff = self.configuration.recoveryBackoffMilliseconds
-                    let c = self.controller
-                    Log.info("hci", "controller \(c.address) ready: Bluetooth \(c.versionName), manufacturer 0x\(hex(c.manufacturer, digits: 4)), LE ACL \(c.aclBufferCount) x \(c.aclDataLength) bytes")
-                    self.emit(.ready(c))
-                }
-            }
-        }
-    }
-
-    /// One bring-up command; a failure status aborts bring-up and schedules
-    /// another attempt after a back-off.
-    private func step(_ command: HCICommand, then next: @escaping ([UInt8]) -> Void) {
+    /// Sends one bring-up command and feeds its result to the machine. A
+    /// result from an earlier attempt (the generation moved on) is dropped.
+    private func sendBringUp(_ command: HCICommand, _ machine: ControllerBringUp) {
         let gen = generation
         send(command) { [unowned(unsafe) self] result in
             guard gen == self.generation else { return }
-            switch result {
-            case .complete(let p) where p.first == 0:
-                next(p)
-            case .notAnswered:
-                break // recovery is already under way
-            default:
-                Log.error("hci", "bring-up: \(command.opcode) failed with \(result.status)")
-                self.recover(reason: "bring-up failed at \(command.opcode): \(result.status)")
+            // Unanswered: the command timeout has started recovery already,
+            // or the transport closed and `start` begins again.
+            if result == .notAnswered { return }
+            var machine = machine
+            switch machine.completed(result) {
+            case .send(let next):
+                self.sendBringUp(next, machine)
+            case .ready(let info):
+                self.controllerReady(info)
+            case let .failed(step, failure):
+                Log.error("hci", "bring-up failed at \(step): \(failure); resetting the controller")
+                self.recover(reason: "bring-up failed at \(step): \(failure)")
             }
         }
+    }
+
+    private func controllerReady(_ info: ControllerInfo) {
+        controller = info
+        aclCredits = info.aclBufferCount
+        isReady = true
+        recoveryBackoff = configuration.recoveryBackoffMilliseconds
+        Log.info("hci", "controller \(info.address) ready: Bluetooth \(info.versionName), manufacturer 0x\(hex(info.manufacturer, digits: 4)), LE ACL \(info.aclBufferCount) x \(info.aclDataLength) bytes")
+        emit(.ready(info))
     }
 
     /// Drops all state and schedules a fresh bring-up after a back-off that

@@ -5,27 +5,30 @@ import BluetoothCore
 import GATT
 
 /// Runs the ANCS and AMS clients of one encrypted link over its GATT
-/// bearer: each action they emit becomes a GATT procedure, and its outcome
-/// goes back as exactly one result call. Values the phone notifies are
-/// routed to the client that subscribed to them.
+/// bearer: each action they emit becomes an operation on the bound service,
+/// and its outcome goes back as exactly one result call. Values the phone
+/// notifies are routed to the client that subscribed to them.
 final class AppleServices {
     let handle: ConnectionHandle
     let ancs: ANCSClient
     let ams: AMSClient
-    private let bearer: GATTBearer
+    /// The link's ANCS and AMS services (its `PhoneLink` owns them and
+    /// forgets them on Service Changed).
+    private let ancsService: GATTServiceBinding
+    private let amsService: GATTServiceBinding
     /// The core's time: GATT answers arrive inside its inputs, at their `now`.
     private let clock: CoreClock
-    private var ancsHandles: [BluetoothUUID: CharacteristicHandles] = [:]
-    private var amsHandles: [BluetoothUUID: CharacteristicHandles] = [:]
     /// Called whenever a GATT answer arrived, so the owner pumps again.
     var onProgress: () -> Void = {}
 
-    init(handle: ConnectionHandle, bearer: GATTBearer, ancs: ANCSClient, ams: AMSClient, clock: CoreClock) {
+    init(handle: ConnectionHandle, ancsService: GATTServiceBinding, amsService: GATTServiceBinding,
+         ancs: ANCSClient, ams: AMSClient, clock: CoreClock) {
         self.handle = handle
-        self.bearer = bearer
-        self.clock = clock
         self.ancs = ancs
         self.ams = ams
+        self.ancsService = ancsService
+        self.amsService = amsService
+        self.clock = clock
     }
 
     func start(now: Instant) {
@@ -33,10 +36,9 @@ final class AppleServices {
         ams.start(now: now)
     }
 
-    /// The phone's GATT database changed (iOS publishes ANCS after bonding).
+    /// The phone's GATT database changed (iOS publishes ANCS after bonding);
+    /// the link has already forgotten the services' handles.
     func serviceChanged(now: Instant) {
-        ancsHandles = [:]
-        amsHandles = [:]
         ancs.serviceChanged(now: now)
         ams.serviceChanged(now: now)
     }
@@ -53,62 +55,36 @@ final class AppleServices {
         ams.handleTimeout(now: now)
     }
 
+    /// Wraps a result handler: it gets the time the answer arrived, then
+    /// the owner is told to pump.
+    private func reporting<T>(_ body: @escaping (T, Instant) -> Void) -> (T) -> Void {
+        { [unowned(unsafe) self] value in
+            body(value, self.clock.now)
+            self.onProgress()
+        }
+    }
+
     // MARK: - ANCS
 
     /// Performs a GATT action and returns the events to pass on.
     func perform(_ action: ANCSAction) -> ANCSEvent? {
+        let ancs = self.ancs
         switch action {
-        case .discover:
-            ServiceDiscovery.discover(ANCSUUIDs.service, on: bearer) { [unowned(unsafe) self] outcome in
-                let now = clock.now
-                switch outcome {
-                case .found(let found):
-                    ancsHandles = found
-                    ancs.discoveryCompleted(.found(Set(found.keys.compactMap { ANCSCharacteristic(uuid: $0) })), now: now)
-                case .absent:
-                    ancs.discoveryCompleted(.absent, now: now)
-                case .failed:
-                    ancs.discoveryCompleted(.failed, now: now)
-                }
-                onProgress()
-            }
-        case let .subscribe(_, characteristic):
-            guard let h = ancsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ancs.subscribeCompleted(characteristic, .failed, now: clock.now)
-                return nil
-            }
-            bearer.subscribe(valueHandle: h.value, cccd: cccd, onValue: { [unowned(unsafe) self] value in
-                let now = clock.now
-                if characteristic == .notificationSource {
-                    ancs.notificationSourceReceived(value, now: now)
-                } else {
-                    ancs.dataSourceReceived(value, now: now)
-                }
-                onProgress()
-            }) { [unowned(unsafe) self] result in
-                ancs.subscribeCompleted(characteristic, remote(result), now: clock.now)
-                onProgress()
-            }
-        case let .unsubscribe(_, characteristic):
-            guard let h = ancsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ancs.unsubscribeCompleted(characteristic, .failed, now: clock.now)
-                return nil
-            }
-            bearer.unsubscribe(valueHandle: h.value, cccd: cccd) { [unowned(unsafe) self] result in
-                ancs.unsubscribeCompleted(characteristic, remote(result), now: clock.now)
-                onProgress()
-            }
-        case let .writeControlPoint(_, bytes):
-            guard let h = ancsHandles[ANCSUUIDs.controlPoint] else {
-                ancs.controlPointWriteCompleted(.failed, now: clock.now)
-                return nil
-            }
-            bearer.write(h.value, value: bytes) { [unowned(unsafe) self] result in
-                ancs.controlPointWriteCompleted(remote(result), now: clock.now)
-                onProgress()
-            }
         case .event(let event):
+            // The common case: every notification passes here.
             return event
+        case .discover:
+            ancsService.discover(reporting { ancs.discoveryCompleted(ANCSDiscovery($0), now: $1) })
+        case .subscribe(_, .notificationSource):
+            ancsService.subscribe(ANCSUUIDs.notificationSource, onValue: reporting(ancs.notificationSourceReceived),
+                                  reporting { ancs.subscribeCompleted(.notificationSource, $0, now: $1) })
+        case .subscribe(_, let characteristic):
+            ancsService.subscribe(characteristic.uuid, onValue: reporting(ancs.dataSourceReceived),
+                                  reporting { ancs.subscribeCompleted(characteristic, $0, now: $1) })
+        case let .unsubscribe(_, characteristic):
+            ancsService.unsubscribe(characteristic.uuid, reporting { ancs.unsubscribeCompleted(characteristic, $0, now: $1) })
+        case let .writeControlPoint(_, bytes):
+            ancsService.write(ANCSUUIDs.controlPoint, value: bytes, reporting { ancs.controlPointWriteCompleted($0, now: $1) })
         }
         return nil
     }
@@ -116,59 +92,36 @@ final class AppleServices {
     // MARK: - AMS
 
     func perform(_ action: AMSAction) -> AMSEvent? {
+        let ams = self.ams
         switch action {
         case .discover:
-            ServiceDiscovery.discover(AMSUUIDs.service, on: bearer) { [unowned(unsafe) self] outcome in
-                let now = clock.now
-                switch outcome {
-                case .found(let found):
-                    amsHandles = found
-                    ams.discoveryCompleted(.found(Set(found.keys.compactMap { AMSCharacteristic(uuid: $0) })), now: now)
-                case .absent:
-                    ams.discoveryCompleted(.absent, now: now)
-                case .failed:
-                    ams.discoveryCompleted(.failed, now: now)
-                }
-                onProgress()
-            }
+            amsService.discover(reporting { ams.discoveryCompleted(AMSDiscovery($0), now: $1) })
         case let .subscribe(_, characteristic):
-            guard let h = amsHandles[characteristic.uuid], let cccd = h.cccd else {
-                ams.subscribeCompleted(characteristic, .failed, now: clock.now)
-                return nil
-            }
-            bearer.subscribe(valueHandle: h.value, cccd: cccd, onValue: { [unowned(unsafe) self] value in
-                let now = clock.now
-                if characteristic == .remoteCommand {
-                    ams.remoteCommandReceived(value, now: now)
-                } else {
-                    ams.entityUpdateReceived(value, now: now)
-                }
-                onProgress()
-            }) { [unowned(unsafe) self] result in
-                ams.subscribeCompleted(characteristic, remote(result), now: clock.now)
-                onProgress()
-            }
+            let onValue = characteristic == .remoteCommand ? ams.remoteCommandReceived : ams.entityUpdateReceived
+            amsService.subscribe(characteristic.uuid, onValue: reporting(onValue),
+                                 reporting { ams.subscribeCompleted(characteristic, $0, now: $1) })
         case let .write(_, characteristic, bytes):
-            guard let h = amsHandles[characteristic.uuid] else {
-                ams.writeCompleted(characteristic, .failed, now: clock.now)
-                return nil
-            }
-            bearer.write(h.value, value: bytes) { [unowned(unsafe) self] result in
-                ams.writeCompleted(characteristic, remote(result), now: clock.now)
-                onProgress()
-            }
+            amsService.write(characteristic.uuid, value: bytes, reporting { ams.writeCompleted(characteristic, $0, now: $1) })
         case let .read(_, characteristic):
-            guard let h = amsHandles[characteristic.uuid] else {
-                ams.readCompleted(characteristic, .failed, now: clock.now)
-                return nil
-            }
-            bearer.read(h.value) { [unowned(unsafe) self] result in
-                ams.readCompleted(characteristic, remote(result), now: clock.now)
-                onProgress()
-            }
+            amsService.read(characteristic.uuid, reporting { ams.readCompleted(characteristic, $0, now: $1) })
         case .event(let event):
             return event
         }
         return nil
+    }
+}
+
+extension ANCSDiscovery {
+    /// What the bound service found, named by role.
+    init(_ outcome: GATTServiceDiscovery) {
+        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
+        self = .found(Set(uuids.compactMap { ANCSCharacteristic(uuid: $0) }))
+    }
+}
+
+extension AMSDiscovery {
+    init(_ outcome: GATTServiceDiscovery) {
+        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
+        self = .found(Set(uuids.compactMap { AMSCharacteristic(uuid: $0) }))
     }
 }

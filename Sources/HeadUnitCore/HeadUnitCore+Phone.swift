@@ -11,7 +11,8 @@ extension HeadUnitCore {
         let model = notifications
         let ancs = ANCSClient(connection: handle, configuration: settings.ancs, appNames: appNames,
                               wantsText: { model.wantsText($0) })
-        let s = AppleServices(handle: handle, bearer: link.bearer, ancs: ancs, ams: AMSClient(connection: handle), clock: clock)
+        let s = AppleServices(handle: handle, ancsService: link.ancsService, amsService: link.amsService,
+                              ancs: ancs, ams: AMSClient(connection: handle), clock: clock)
         s.onProgress = { [unowned(unsafe) self] in self.pump() }
         link.appleServices = s
         s.start(now: clock.now)
@@ -53,6 +54,8 @@ extension HeadUnitCore {
             if hint == "Share System Notifications is off on the iPhone" { hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
+        case .securityRequired:
+            secureAgain(s.handle, now: now)
         case .appNameLearned:
             appNames = s.ancs.appNames
             write(.appNames(appNames))

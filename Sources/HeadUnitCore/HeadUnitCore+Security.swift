@@ -30,13 +30,15 @@ extension HeadUnitCore {
             return
         }
         // The key size decides whether the link is usable (KNOB): ask the controller.
-        host.send(.readEncryptionKeySize(handle)) { [unowned(unsafe) self] result in
-            var keySize: UInt8? = nil
-            if case .complete(let p) = result, p.count >= 4, p[0] == 0 { keySize = p[3] }
+        host.readEncryptionKeySize(handle) { [unowned(unsafe) self] result in
+            let keySize = try? result.get().keySize
             self.links[handle]?.security?.encryptionChanged(enabled: true, keySize: keySize, now: self.clock.now)
             self.pump()
         }
     }
+
+    /// The phone refused ANCS for lack of authentication or encryption.
+    func secureAgain(_ handle: ConnectionHandle, now: Instant) { links[handle]?.security?.peerRequiresSecurity(now: now) }
 
     /// The driver pressed the confirm key while both screens show the same number.
     public func confirmComparison(now: Instant) {

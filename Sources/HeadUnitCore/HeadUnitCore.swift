@@ -74,6 +74,7 @@ public final class HeadUnitCore {
         appNames = stored.appNames
         pairing = PairingRoutine(clientName: stored.clientName, rememberedServer: stored.rememberedServer)
         database = GATTDatabase(deviceName: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
+        pairing.bondsChanged(allBonds)
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
     }
@@ -152,7 +153,6 @@ public final class HeadUnitCore {
             emit(.error(what: "controller", detail: reason))
         case .advertisingReport(let report):
             guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
-            guard isPossiblyRememberedPhone(entry.address) else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -317,21 +317,6 @@ public final class HeadUnitCore {
         }
     }
 
-    /// With a bonded phone remembered, a resolvable private address that
-    /// its IRK does not resolve belongs to some other phone: not worth a
-    /// connection. (An identity address is compared directly.)
-    private func isPossiblyRememberedPhone(_ address: BluetoothAddress) -> Bool {
-        guard let server = pairing.rememberedServer, let bond = rememberedBond(server) else { return true }
-        if address.isResolvablePrivate, let irk = bond.peerIRK {
-            return irk.resolves(address)
-        }
-        if address.isNonResolvablePrivate { return false }
-        return bond.peerIRK == nil || bond.matches(address)
-    }
-
-    /// The bond of the remembered phone.
-    private func rememberedBond(_ server: String) -> BondRecord? { bonds[server] }
-
     func bond(for server: String) -> BondRecord? { bonds[server] }
 
     /// Every bond, by SERVER NAME.
@@ -342,12 +327,17 @@ public final class HeadUnitCore {
     func saveBond(_ bond: BondRecord, for server: String) {
         bonds[server] = bond
         write(.saveBond(bond, server: server))
+        bondsChanged()
     }
 
     func deleteBond(_ server: String) {
         bonds[server] = nil
         write(.deleteBond(server: server))
+        bondsChanged()
     }
+
+    /// The pairing routine recognises bonded phones by their IRKs.
+    private func bondsChanged() { pairing.bondsChanged(allBonds) }
 
     /// Advertisers the current scan holds.
     var advertisersSeen: Int { advertisers.entries.count }

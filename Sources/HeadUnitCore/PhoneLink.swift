@@ -1,6 +1,10 @@
+import AMS
+import ANCS
+import ATT
 import BluetoothCore
 import GATT
 import HCI
+import Pairing
 import SMP
 
 /// Everything about one connected phone, in one place: made when the link
@@ -17,6 +21,14 @@ public final class PhoneLink {
     let bearer: GATTBearer
     /// The NavigationNotifier service (docs/PROTOCOL.md §1) on the phone.
     let navigationNotifier: NavigationNotifierClient
+    /// The phone's services this link uses, each found once and forgotten
+    /// on Service Changed: ANCS and AMS (run by `appleServices`), Generic
+    /// Attribute (for Service Changed itself) and Current Time.
+    let ancsService: GATTServiceBinding
+    let amsService: GATTServiceBinding
+    private let genericAttribute: GATTServiceBinding
+    private let currentTime: GATTServiceBinding
+    private let services: [GATTServiceBinding]
     /// The phone's SERVER NAME once the pairing routine accepted it.
     public internal(set) var server: String?
     /// Pairing and encryption, from the moment the phone was accepted.
@@ -32,7 +44,13 @@ public final class PhoneLink {
         role = link.role
         peer = link.peer
         bearer = GATTBearer(handle: link.handle, database: database)
-        navigationNotifier = NavigationNotifierClient(bearer: bearer)
+        let nn = GATTServiceBinding(service: NavigationNotifierUUIDs.service, bearer: bearer)
+        navigationNotifier = NavigationNotifierClient(service: nn)
+        ancsService = GATTServiceBinding(service: ANCSUUIDs.service, bearer: bearer)
+        amsService = GATTServiceBinding(service: AMSUUIDs.service, bearer: bearer)
+        genericAttribute = GATTServiceBinding(service: GATTUUID.genericAttributeService, bearer: bearer)
+        currentTime = GATTServiceBinding(service: PhoneClock.service, bearer: bearer)
+        services = [nn, ancsService, amsService, genericAttribute, currentTime]
         self.clock = clock
     }
 
@@ -57,37 +75,36 @@ public final class PhoneLink {
     /// iOS may publish ANCS only after bonding and says so with a Service
     /// Changed indication: subscribe to it, and rediscover when it comes.
     func watchServiceChanged() {
-        ServiceDiscovery.discover(BluetoothUUID(0x1801), on: bearer) { [unowned(unsafe) self] outcome in
-            guard case .found(let found) = outcome, let changed = found[BluetoothUUID(0x2A05)], let cccd = changed.cccd else {
-                Log.debug("gatt", "the phone offers no Service Changed indication")
-                return
-            }
-            bearer.subscribe(valueHandle: changed.value, cccd: cccd, indications: true, onValue: { [unowned(unsafe) self] _ in
-                Log.info("gatt", "the phone's services changed; looking again")
-                appleServices?.serviceChanged(now: clock.now)
-                onProgress()
-            }) { result in
-                if case .failure(let error) = result { Log.debug("gatt", "Service Changed not subscribed: \(error)") }
-            }
+        genericAttribute.subscribe(GATTUUID.serviceChanged, onValue: { [unowned(unsafe) self] _ in
+            Log.info("gatt", "the phone's services changed; looking again")
+            serviceChanged(now: clock.now)
+            onProgress()
+        }) { result in
+            if !result.succeeded { Log.debug("gatt", "the phone offers no Service Changed indication") }
         }
+    }
+
+    /// Every service found on the phone may have moved: each binding looks
+    /// again at its next use, and ANCS and AMS start over.
+    private func serviceChanged(now: Instant) {
+        for service in services { service.forget() }
+        appleServices?.serviceChanged(now: now)
     }
 
     /// Reads the phone's Current Time Service once per connection; a phone
     /// without one leaves the head unit on its own clock.
     func readPhoneClock(_ done: @escaping (PhoneClock) -> Void) {
-        ServiceDiscovery.discover(PhoneClock.service, on: bearer) { [unowned(unsafe) self] outcome in
-            guard case .found(let found) = outcome, let time = found[PhoneClock.currentTime] else {
-                Log.info("clock", "the phone has no Current Time Service")
+        currentTime.read(PhoneClock.currentTime) { [unowned(unsafe) self] result in
+            guard case .value(let bytes) = result, let phoneClock = PhoneClock(currentTime: bytes, at: clock.now) else {
+                if result == .attError(ATTErrorCode.attributeNotFound.rawValue) {
+                    Log.info("clock", "the phone has no Current Time Service")
+                } else {
+                    Log.warning("clock", "the phone's current time could not be read")
+                }
                 return
             }
-            bearer.read(time.value) { [unowned(unsafe) self] result in
-                guard case .success(let bytes) = result, let phoneClock = PhoneClock(currentTime: bytes, at: clock.now) else {
-                    Log.warning("clock", "the phone's current time could not be read")
-                    return
-                }
-                Log.info("clock", "time from the phone: \(phoneClock.text(at: clock.now))")
-                done(phoneClock)
-            }
+            Log.info("clock", "time from the phone: \(phoneClock.text(at: clock.now))")
+            done(phoneClock)
         }
     }
 }

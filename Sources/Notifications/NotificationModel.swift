@@ -47,9 +47,15 @@ public final class NotificationModel {
     /// The music notifications, oldest first.
     public var music: [ShownNotification] { shown.filter { $0.kind == .music } }
 
-    /// A navigation instruction is up, so the phone should keep updating it
-    /// (feed to `ANCSClient.setNotificationsExpected`).
-    public var expectsUpdates: Bool { navigation != nil }
+    /// A navigation instruction is up and the phone changed it in this
+    /// session, so it should keep updating it (feed to
+    /// `ANCSClient.setNotificationsExpected`). One known only from the
+    /// session's PreExisting replay may be a stale one Maps left behind:
+    /// expecting updates from it would re-subscribe, and replay it, forever.
+    public var expectsUpdates: Bool {
+        guard let navigation else { return false }
+        return !navigation.notification.flags.contains(.preExisting)
+    }
 
     public var droppedTotal: Int { droppedCounts.values.reduce(0, +) }
 
@@ -68,7 +74,8 @@ public final class NotificationModel {
         case .notificationDropped(let n): dropped(n)
         case .notificationRemoved(let n): removed(n.uid)
         case .sessionEnded: clear()
-        case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent:
+        case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent,
+             .securityRequired:
             break
         }
     }

@@ -1,4 +1,5 @@
 import BluetoothCore
+import SMP
 
 /// How hard to scan. Discovery starts fast, then drops to a low duty cycle
 /// so a head unit with no phone around does almost nothing.
@@ -44,10 +45,14 @@ public enum PairingAction: Equatable {
 /// 3. with a remembered SERVER NAME accept only that phone; if it says
 ///    UNPAIRED or another client's name, forget it (and its bond);
 /// 4. on accepting: write our name unless already there, subscribe, remember;
-/// 5. a rejected phone is not retried in the same discovery round;
+/// 5. a rejected phone is not retried in the same discovery round: by its
+///    IRK when it is bonded, else by its SERVER NAME once read, else by address;
 /// 6. UNPAIRED notified during the connection: disconnect and forget;
-/// 7. unpair here: write UNPAIRED when connected, then forget;
-/// 8. addresses are not identities: the SERVER NAME (later the IRK) is;
+/// 7. unpair here: write UNPAIRED when the phone holds our name, then forget;
+/// 8. addresses are not identities: the SERVER NAME and, once bonded, the
+///    IRK are. A bonded phone is found by its IRK whatever it advertises
+///    (docs/PROTOCOL.md §7: in the background iOS drops the service UUID);
+///    the service UUID only finds phones not yet known;
 /// 9. discovery starts by itself only at power-on with nothing remembered;
 ///    after any unpair the user starts it.
 public final class PairingRoutine {
@@ -73,7 +78,21 @@ public final class PairingRoutine {
         case connecting(BluetoothAddress, deadline: Instant, cancelled: Bool)
         case checking(ConnectionHandle, Check)
         case connected(ConnectionHandle, server: String)
+        /// Our own unpair (rule 7) on a live link.
+        case unpairing(ConnectionHandle, Unpairing)
         case disconnecting(ConnectionHandle)
+    }
+
+    /// Rule 7 on a link: UNPAIRED is written only to a phone that holds our
+    /// name (writing it to a phone paired with another client would unpair
+    /// that client), so a check still under way runs on until that is known.
+    private enum Unpairing: Equatable {
+        case readingServerName
+        case readingPairedName
+        /// Our name is being written: UNPAIRED follows once it is.
+        case writingName
+        /// UNPAIRED is being written; forget and disconnect once answered.
+        case writingUnpaired
     }
 
     private enum Check: Equatable {
@@ -81,16 +100,28 @@ public final class PairingRoutine {
         case readingPairedName(server: String)
         case writingName(server: String)
         case subscribing(server: String)
+
+        /// The SERVER NAME, once read.
+        var server: String? {
+            switch self {
+            case .readingServerName: return nil
+            case .readingPairedName(let s), .writingName(let s), .subscribing(let s): return s
+            }
+        }
     }
 
     private var phase: Phase = .idle
     private var duty: ScanDuty = .fast
     /// Looking for a phone at all (false after the user disconnected or unpaired).
     private var seeking = false
+    /// Rule 5: phones refused in this round, by address and by SERVER NAME
+    /// (a bonded phone's addresses resolve to its SERVER NAME, so it stays
+    /// refused when its address rotates).
     private var rejected: Set<BluetoothAddress> = []
+    private var rejectedServers: Set<String> = []
     private var currentPeer: BluetoothAddress?
-    /// Set when our own unpair must write UNPAIRED before the link goes.
-    private var unpairing = false
+    /// Which bonded phone an advertiser is (rule 8).
+    private var bonded = AddressResolver<String>()
     private var actions: [PairingAction] = []
     private var now = Instant.zero
 
@@ -98,6 +129,14 @@ public final class PairingRoutine {
         self.clientName = clientName
         self.rememberedServer = rememberedServer
     }
+
+    /// The stored bonds, by SERVER NAME: read at start and after each change.
+    public func bondsChanged(_ bonds: [(server: String, bond: BondRecord)]) {
+        bonded.setBonds(bonds.map { AddressResolver.Entry(peer: $0.server, bond: $0.bond) })
+    }
+
+    /// How many address hashes were computed to recognise bonded phones.
+    public var addressHashesComputed: Int { bonded.hashesComputed }
 
     public func pollAction() -> PairingAction? {
         actions.isEmpty ? nil : actions.removeFirst()
@@ -116,10 +155,13 @@ public final class PairingRoutine {
     /// connect to the remembered phone.
     public func discover(now: Instant) {
         self.now = now
-        if case .disconnecting = phase {
+        switch phase {
+        case .disconnecting, .unpairing:
             // Asked while a link is still going down: look once it is gone.
             seeking = true
             return
+        default:
+            break
         }
         guard !isBusyWithLink else { return }
         seeking = true
@@ -136,6 +178,8 @@ public final class PairingRoutine {
         case .connected(let h, _), .checking(let h, _):
             phase = .disconnecting(h)
             emit(.disconnect(h))
+        case .unpairing, .disconnecting:
+            break // the link is going already
         default:
             phase = .idle
         }
@@ -147,25 +191,36 @@ public final class PairingRoutine {
         self.now = now
         seeking = false
         stopLooking()
-        if case .connected(let h, _) = phase {
-            unpairing = true
-            emit(.writePairedClientName(h, PairedClientName.unpaired))
-            return // forget once the write is answered (or fails)
+        // Forget once the phone no longer names us (or the link is gone).
+        switch phase {
+        case .connected(let h, _), .checking(let h, .subscribing):
+            writeUnpaired(h)
+        case .checking(let h, .writingName):
+            phase = .unpairing(h, .writingName)
+        case .checking(let h, .readingPairedName):
+            phase = .unpairing(h, .readingPairedName)
+        case .checking(let h, .readingServerName):
+            phase = .unpairing(h, .readingServerName)
+        case .unpairing:
+            break
+        default:
+            forgetRemembered()
+            if case .disconnecting = phase {} else { phase = .idle }
+            setState(.discover)
         }
-        if case .checking(let h, _) = phase {
-            phase = .disconnecting(h)
-            emit(.disconnect(h))
-        }
-        forgetRemembered()
-        if case .disconnecting = phase {} else { phase = .idle }
-        setState(.discover)
     }
 
     // MARK: - Radio events
 
+    /// An advertising report. `advertisesService`: the NavigationNotifier
+    /// service UUID is in its data, which only a phone with the app in the
+    /// foreground sends.
     public func advertiserSeen(_ address: BluetoothAddress, connectable: Bool, advertisesService: Bool, now: Instant) {
         self.now = now
-        guard case .scanning = phase, connectable, advertisesService, !rejected.contains(address) else { return }
+        guard case .scanning = phase, connectable, !rejected.contains(address) else { return }
+        let owner = bonded.owner(of: address)
+        if let owner, rejectedServers.contains(owner) { return }
+        guard isCandidate(owner: owner, advertisesService: advertisesService) else { return }
         emit(.stopScanning)
         phase = .connecting(address, deadline: now.adding(milliseconds: timing.connectTimeoutMilliseconds), cancelled: false)
         currentPeer = address
@@ -203,19 +258,19 @@ public final class PairingRoutine {
         case .connected(let h, let server) where h == handle:
             Log.info("pairing", "link to \(server) lost")
             phase = .idle
-            if unpairing {
-                unpairing = false
-                forgetRemembered()
-                setState(.discover)
-            } else if seeking {
+            if seeking {
                 startRound()
             } else {
                 showIdle()
             }
-        case .checking(let h, _) where h == handle:
-            if let peer = currentPeer { rejected.insert(peer) }
+        case .checking(let h, let check) where h == handle:
+            refuseForTheRound(server: check.server)
             phase = .idle
             if seeking { pauseThenScan() } else { showIdle() }
+        case .unpairing(let h, _) where h == handle:
+            phase = .idle
+            forgetRemembered()
+            if seeking { pauseThenScan() } else { setState(.discover) }
         case .disconnecting(let h) where h == handle:
             phase = .idle
             if seeking { pauseThenScan() } else { showIdle() }
@@ -228,13 +283,23 @@ public final class PairingRoutine {
 
     public func serverNameRead(_ handle: ConnectionHandle, _ result: RemoteResult, now: Instant) {
         self.now = now
+        if case .unpairing(let h, .readingServerName) = phase, h == handle {
+            phase = .unpairing(handle, .readingPairedName)
+            emit(.readPairedClientName(handle))
+            return
+        }
         guard case .checking(let h, .readingServerName) = phase, h == handle else { return }
         guard case .value(let bytes) = result, let name = validName(bytes) else {
             reject(handle, because: "SERVER NAME could not be read")
             return
         }
+        if rejectedServers.contains(name) {
+            // Rule 5: the same phone under a new address; nothing is written.
+            reject(handle, server: name, because: "\(name) was refused earlier in this round")
+            return
+        }
         if let remembered = rememberedServer, remembered != name {
-            reject(handle, because: "it is \(name), not the remembered \(remembered)")
+            reject(handle, server: name, because: "it is \(name), not the remembered \(remembered)")
             return
         }
         phase = .checking(handle, .readingPairedName(server: name))
@@ -244,6 +309,14 @@ public final class PairingRoutine {
 
     public func pairedClientNameRead(_ handle: ConnectionHandle, _ result: RemoteResult, now: Instant) {
         self.now = now
+        if case .unpairing(let h, .readingPairedName) = phase, h == handle {
+            if case .value(let bytes) = result, validName(bytes) == clientName {
+                writeUnpaired(handle)
+            } else {
+                finishUnpairing(handle)
+            }
+            return
+        }
         guard case .checking(let h, .readingPairedName(let server)) = phase, h == handle else { return }
         guard case .value(let bytes) = result, let paired = validName(bytes) else {
             reject(handle, because: "PAIRED CLIENT NAME could not be read")
@@ -261,7 +334,7 @@ public final class PairingRoutine {
                 return
             }
         } else if paired != PairedClientName.unpaired && paired != clientName {
-            reject(handle, because: "\(server) is paired with another client")
+            reject(handle, server: server, because: "\(server) is paired with another client")
             return
         }
         if paired == clientName {
@@ -275,13 +348,16 @@ public final class PairingRoutine {
 
     public func writeCompleted(_ handle: ConnectionHandle, _ result: RemoteResult, now: Instant) {
         self.now = now
-        if unpairing, case .connected(let h, _) = phase, h == handle {
-            // Rule 7: UNPAIRED written (or not: the phone may be gone); forget either way.
-            unpairing = false
-            forgetRemembered()
-            phase = .disconnecting(handle)
-            emit(.disconnect(handle))
-            setState(.discover)
+        if case .unpairing(let h, let step) = phase, h == handle {
+            switch (step, result) {
+            case (.writingName, .done), (.writingName, .value):
+                writeUnpaired(handle) // our name landed: take it back
+            case (.writingName, _), (.writingUnpaired, _):
+                // Rule 7: UNPAIRED written (or not: the phone may be gone); forget either way.
+                finishUnpairing(handle)
+            default:
+                break
+            }
             return
         }
         guard case .checking(let h, .writingName(let server)) = phase, h == handle else { return }
@@ -290,11 +366,11 @@ public final class PairingRoutine {
             phase = .checking(handle, .subscribing(server: server))
             emit(.subscribePairedClientName(handle))
         case .attError(0x80):
-            reject(handle, because: "\(server) is paired with another client (0x80)")
+            reject(handle, server: server, because: "\(server) is paired with another client (0x80)")
         case .attError(let code):
-            reject(handle, because: "\(server) refused our name with ATT error 0x\(hex(code, digits: 2))")
+            reject(handle, server: server, because: "\(server) refused our name with ATT error 0x\(hex(code, digits: 2))")
         case .failed:
-            reject(handle, because: "writing our name to \(server) failed")
+            reject(handle, server: server, because: "writing our name to \(server) failed")
         }
     }
 
@@ -302,11 +378,12 @@ public final class PairingRoutine {
         self.now = now
         guard case .checking(let h, .subscribing(let server)) = phase, h == handle else { return }
         guard result == .done || result == .value([]) else {
-            reject(handle, because: "subscribing to PAIRED CLIENT NAME on \(server) failed")
+            reject(handle, server: server, because: "subscribing to PAIRED CLIENT NAME on \(server) failed")
             return
         }
         phase = .connected(handle, server: server)
         rejected.removeAll()
+        rejectedServers.removeAll()
         if rememberedServer != server {
             rememberedServer = server
             emit(.remember(server: server))
@@ -364,13 +441,38 @@ public final class PairingRoutine {
 
     private var isBusyWithLink: Bool {
         switch phase {
-        case .connecting, .checking, .connected, .disconnecting: return true
+        case .connecting, .checking, .connected, .unpairing, .disconnecting: return true
         default: return false
         }
     }
 
+    /// Rules 2, 3 and 8: which advertisers are worth a connection. `owner`
+    /// is the SERVER NAME of the bond that recognises the address.
+    private func isCandidate(owner: String?, advertisesService: Bool) -> Bool {
+        if let remembered = rememberedServer {
+            if let owner { return owner == remembered }
+            // Not recognised: it can only be ours when our phone cannot be
+            // recognised by address (no bond yet, or no IRK) and it shows the service.
+            return advertisesService && !bonded.recognises(remembered)
+        }
+        return owner != nil || advertisesService
+    }
+
+    private func writeUnpaired(_ handle: ConnectionHandle) {
+        phase = .unpairing(handle, .writingUnpaired)
+        emit(.writePairedClientName(handle, PairedClientName.unpaired))
+    }
+
+    private func finishUnpairing(_ handle: ConnectionHandle) {
+        forgetRemembered()
+        phase = .disconnecting(handle)
+        emit(.disconnect(handle))
+        setState(.discover)
+    }
+
     private func startRound() {
         rejected.removeAll()
+        rejectedServers.removeAll()
         duty = .fast
         scan()
     }
@@ -411,12 +513,21 @@ public final class PairingRoutine {
         }
     }
 
-    private func reject(_ handle: ConnectionHandle, because reason: String) {
+    private func reject(_ handle: ConnectionHandle, server: String? = nil, because reason: String) {
         Log.info("pairing", "not this phone: \(reason)")
-        if let peer = currentPeer { rejected.insert(peer) }
+        refuseForTheRound(server: server)
         phase = .disconnecting(handle)
         emit(.disconnect(handle))
         if let server = rememberedServer { setState(.remembered(server: server)) } else if seeking { setState(.discovering) }
+    }
+
+    /// Rule 5: the current peer's address, and its SERVER NAME when known,
+    /// are not tried again this round. The remembered phone is kept out of
+    /// the names: what fails with it (a read, a lost link) is passing, and a
+    /// phone that no longer names us is forgotten instead (rule 3).
+    private func refuseForTheRound(server: String?) {
+        if let peer = currentPeer { rejected.insert(peer) }
+        if let server, server != rememberedServer { rejectedServers.insert(server) }
     }
 
     private func forgetRemembered() {

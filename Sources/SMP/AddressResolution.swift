@@ -36,11 +36,14 @@ extension BondRecord {
     /// True when a device seen at `address` is this bond's peer: its identity
     /// address, or a resolvable private address made with its IRK.
     public func matches(_ address: BluetoothAddress) -> Bool {
-        if address.value == peerIdentityAddress.value && address.isRandom == peerIdentityAddress.isRandom {
-            return true
-        }
+        if isIdentity(address) { return true }
         guard let irk = peerIRK else { return false }
         return irk.resolves(address)
+    }
+
+    /// True when `address` is this bond's peer identity address (no AES).
+    public func isIdentity(_ address: BluetoothAddress) -> Bool {
+        address.value == peerIdentityAddress.value && address.isRandom == peerIdentityAddress.isRandom
     }
 
     /// The bond whose peer is at `address` (identity or resolvable private

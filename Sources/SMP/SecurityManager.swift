@@ -186,6 +186,26 @@ public final class SecurityManager {
         }
     }
 
+    /// The phone refused a request on this link for Insufficient
+    /// Authentication or Insufficient Encryption (ATT 0x05 / 0x0F): it does
+    /// not take the link as secure. An unencrypted link is encrypted (with
+    /// the bond, else by pairing); an encrypted one carries keys the phone
+    /// no longer accepts (it lost the bond, or wants an authenticated key),
+    /// so it is paired again. Nothing happens while a procedure runs.
+    public func peerRequiresSecurity(now: Instant) {
+        guard phase == .idle else {
+            Log.debug("smp", "phone asks for security during \(phase); already under way")
+            return
+        }
+        if linkSecurity == nil {
+            Log.info("smp", "phone \(peerAddress) refused the unencrypted link; securing it")
+            secure(now: now)
+        } else {
+            Log.warning("smp", "phone \(peerAddress) refuses the link's keys; pairing again")
+            startPairing(now: now)
+        }
+    }
+
     /// The user's answer to `.confirmNumericComparison`.
     public func confirmNumericComparison(_ accepted: Bool, now: Instant) {
         guard phase == .awaitingNumericConfirmation else {
@@ -218,8 +238,11 @@ public final class SecurityManager {
     // MARK: Link events
 
     /// HCI Encryption Change (enabled) or Encryption Key Refresh Complete.
-    /// `keySize` from Encryption Change v2 or Read Encryption Key Size when
-    /// the owner has it; nil means the negotiated size.
+    /// `keySize`: the size the controller reports (Encryption Change v2 or
+    /// Read Encryption Key Size); nil when it did not say. Every encryption,
+    /// whether this Security Manager started it or not, must show a key of
+    /// at least `minimumKeySize` octets (KNOB): a size not reported counts
+    /// as 0, and the owner is told `.failed(.keySizeTooSmall)`.
     public func encryptionChanged(enabled: Bool, keySize: UInt8?, now: Instant) {
         guard enabled else {
             linkSecurity = nil
@@ -230,10 +253,8 @@ public final class SecurityManager {
         case .encryptingWithBond:
             phase = .idle
             guard let bond = bond else { return }
-            let size = keySize ?? bond.keySize
-            guard size >= configuration.minimumKeySize else {
-                Log.error("smp", "encryption with \(peerAddress) uses a \(size)-octet key; refusing the link")
-                emit(.failed(.keySizeTooSmall(size)))
+            guard let size = acceptedKeySize(keySize, "encryption with the stored bond") else {
+                emit(.failed(.keySizeTooSmall(keySize ?? 0)))
                 return
             }
             limiter.recordEncryptionSuccess(limiterKey)
@@ -244,9 +265,8 @@ public final class SecurityManager {
             emit(.encrypted(security))
         case .awaitingEncryption:
             guard let ctx = pairing else { return }
-            let size = keySize ?? ctx.keySize
-            guard size >= ctx.keySize, size >= configuration.minimumKeySize else {
-                Log.error("smp", "controller reports a \(size)-octet key, \(ctx.keySize) negotiated")
+            guard let size = acceptedKeySize(keySize, "encryption with the new key"), size >= ctx.keySize else {
+                Log.error("smp", "controller reports a \(keySize.map { "\($0)-octet" } ?? "no") key, \(ctx.keySize) negotiated")
                 fail(.encryptionKeySize, now: now)
                 return
             }
@@ -254,15 +274,36 @@ public final class SecurityManager {
                                         secureConnections: ctx.secureConnections, bonded: false)
             beginKeyDistribution(now: now)
         default:
-            // Encryption nobody here asked for (yet): remember it; the bond
-            // we know of is the only key it can have been.
+            // Encryption nobody here asked for (a key refresh, a controller
+            // acting on its own): the same key-size check, then remember it;
+            // the bond we know of is the only key it can have been.
             Log.info("smp", "encryption on with \(peerAddress) outside a procedure (\(phase))")
+            guard let size = acceptedKeySize(keySize, "encryption outside a procedure") else {
+                linkSecurity = nil
+                emit(.failed(.keySizeTooSmall(keySize ?? 0)))
+                return
+            }
             if linkSecurity == nil {
-                linkSecurity = LinkSecurity(keySize: keySize ?? bond?.keySize ?? 0,
-                                            authenticated: bond?.authenticated ?? false,
+                linkSecurity = LinkSecurity(keySize: size, authenticated: bond?.authenticated ?? false,
                                             secureConnections: bond?.secureConnections ?? false, bonded: bond != nil)
+            } else {
+                linkSecurity?.keySize = size
             }
         }
+    }
+
+    /// The key size the controller reported, if it is large enough; nil
+    /// (logged) when it is too small or was not reported.
+    private func acceptedKeySize(_ keySize: UInt8?, _ what: String) -> UInt8? {
+        guard let size = keySize else {
+            Log.error("smp", "\(what) with \(peerAddress): the controller did not report the key size; refusing the link")
+            return nil
+        }
+        guard size >= configuration.minimumKeySize else {
+            Log.error("smp", "\(what) with \(peerAddress) uses a \(size)-octet key; refusing the link")
+            return nil
+        }
+        return size
     }
 
     /// HCI reported a failed encryption (Encryption Change with an error
@@ -316,7 +357,6 @@ public final class SecurityManager {
             }
             return
         }
-        if phase.isPairing { restartTimer(now) }
         switch pdu {
         case .pairingFailed(let reason):
             peerFailed(reason, now: now)
@@ -409,9 +449,11 @@ public final class SecurityManager {
         if phase.isPairing { restartTimer(now) }
     }
 
-    /// Vol 3 Part H 3.4 restarts the timer on every PDU queued for
-    /// transmission; received PDUs restart it here too, so a phone that
-    /// keeps answering is never cut off while its user types.
+    /// Vol 3 Part H 3.4: the timer starts with the Pairing Request (the
+    /// first pairing PDU; as central we send it) and restarts on every PDU
+    /// queued for transmission, never on a received one: a phone sending
+    /// Keypress Notifications (or anything needing no answer) forever
+    /// cannot hold the pairing open past 30 s after our last PDU.
     private func restartTimer(_ now: Instant) {
         pairingDeadline = now.adding(milliseconds: configuration.timeoutMilliseconds)
     }

@@ -62,7 +62,8 @@ public enum PairingFailure: Equatable, CustomStringConvertible {
     /// HCI reported this status for encryption (e.g. 0x3D MIC failure).
     case encryption(status: UInt8)
     /// The controller reported an encryption key shorter than allowed
-    /// (KNOB): do not use the link.
+    /// (KNOB), or no size at all (0): do not use the link. Checked for
+    /// every encryption, started here or not.
     case keySizeTooSmall(UInt8)
     /// Pairing with this phone failed too often in a row: it is not tried
     /// again until the owner calls `PairingAttemptLimiter.reset`. Tell the

@@ -112,12 +112,15 @@ import Testing
         let dropped = ANCSNotification(uid: NotificationUID(0x21), category: .social, categoryCount: 1,
                                        app: AppIdentifier("com.apple.MobileSMS"))
         #expect(actions == [.event(.notificationDropped(dropped))])
-        // Later changes to it ask for nothing either.
-        #expect(h.source(Phone.notificationSource(.modified, category: .social, count: 2, uid: 0x21)).isEmpty)
-        // The only write that ever named this UID asked for the AppIdentifier alone.
-        #expect(h.controlPointWrites == [H.identify(0x21).bytes])
-        #expect(h.filterCalls.count == 1)
-        #expect(h.filterCalls.first?.title == nil)
+        // A change to it runs the filter again, on its AppIdentifier alone;
+        // still dropped, it is not reported twice.
+        #expect(h.source(Phone.notificationSource(.modified, category: .social, count: 2, uid: 0x21)) == [h.write(H.identify(0x21))])
+        h.written()
+        #expect(h.data(Phone.notificationAttributes(uid: 0x21, [(.appIdentifier, "com.apple.MobileSMS")])).isEmpty)
+        // Every write that ever named this UID asked for the AppIdentifier alone.
+        #expect(h.controlPointWrites == [H.identify(0x21).bytes, H.identify(0x21).bytes])
+        #expect(h.filterCalls.count == 2)
+        #expect(h.filterCalls.allSatisfy { $0.title == nil && $0.message == nil })
         // Its removal is reported (it was reported as dropped).
         #expect(h.source(Phone.notificationSource(.removed, category: .social, count: 0, uid: 0x21))
                 == [.event(.notificationRemoved(ANCSNotification(uid: NotificationUID(0x21), category: .social, categoryCount: 0,
@@ -260,14 +263,49 @@ import Testing
         #expect(h.written(.attError(0xA0)) == [h.write(H.identify(2))])
         #expect(h.written(.attError(0xA1)) == [h.write(H.identify(3))])
         #expect(h.written(.attError(0xA3)) == [h.write(H.identify(4))])
-        // Insufficient Encryption says the link is not encrypted, not that sharing is off.
-        #expect(h.written(.attError(0x0F)) == [h.write(H.identify(5))])
         #expect(!h.events.contains(.sharingDisabled))
         // The failed ones stay (unidentified) and are tried again on their next change.
         #expect(h.client.notifications.count == 5)
     }
 
-    @Test(arguments: [UInt8(0x03), 0x05, 0x08])
+    /// Insufficient Authentication or Encryption: the phone does not take
+    /// this link as secure (it lost the bond, or wants a stronger key). That
+    /// is for the Security Manager to mend, not the user's sharing switch.
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnTheControlPointAskForSecurity(code: UInt8) {
+        var configuration = ANCSConfiguration()
+        configuration.subscribeRetryMilliseconds = 2000
+        let h = H(configuration: configuration)
+        h.startSession()
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 1))
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 2))
+        #expect(h.written(.attError(code)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(!h.client.isSharingDisabled)
+        // Once the link is secured again the session is set up afresh.
+        #expect(h.advance(milliseconds: 2000) == [.discover(h.handle)])
+    }
+
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnTheProbeAskForSecurity(code: UInt8) {
+        let h = H()
+        h.startSession()
+        _ = h.advance(milliseconds: h.client.configuration.probeIntervalMilliseconds)
+        #expect(h.written(.attError(code)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(!h.events.contains(.sharingDisabled))
+    }
+
+    @Test(arguments: [UInt8(0x05), 0x0F])
+    func securityErrorsOnASubscriptionAskForSecurity(code: UInt8) {
+        let h = H()
+        h.client.start(now: h.now)
+        h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+        h.drain()
+        h.client.subscribeCompleted(.dataSource, .attError(code), now: h.now)
+        #expect(h.drain() == [.event(.securityRequired)])
+        #expect(!h.client.isSharingDisabled)
+    }
+
+    @Test(arguments: [UInt8(0x03), 0x08])
     func notAllowedOnTheControlPointMeansSharingIsOff(code: UInt8) {
         let h = H()
         h.startSession()
@@ -394,6 +432,63 @@ import Testing
         h.written(.attError(0xA2))
         #expect(h.advance(milliseconds: 4999).isEmpty)
         #expect(h.advance(milliseconds: 1) == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
+    }
+
+    @Test func preExistingReplaysAreNotFreshTraffic() {
+        var configuration = ANCSConfiguration()
+        configuration.silenceThresholdMilliseconds = 5000
+        let h = H(configuration: configuration)
+        h.startSession()
+        h.client.setNotificationsExpected(true, now: h.now)
+        _ = h.advance(milliseconds: 3000)
+        // A replay of what the phone already held says nothing about whether
+        // it still pushes changes: the silence clock runs on.
+        _ = h.source(Phone.notificationSource(.added, flags: [.preExisting], category: .location, uid: 1))
+        h.written(.attError(0xA2))
+        #expect(h.advance(milliseconds: 2000) == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
+    }
+
+    /// The probe proves only the Control Point path: a phone that answers it
+    /// but has pushed nothing for hours gets both CCCDs written again.
+    @Test func hoursWithoutNotificationSourceTrafficRewriteTheSubscriptions() {
+        var configuration = ANCSConfiguration()
+        configuration.probeIntervalMilliseconds = 15 * 60 * 1000
+        let h = H(configuration: configuration)
+        #expect(configuration.notificationSourceSilenceLimitMilliseconds == Int64(3 * 60 * 60 * 1000))
+        h.startSession()
+        _ = h.source(Phone.notificationSource(.added, category: .social, uid: 1))
+        h.written(.attError(0xA2))
+        let lastPush = h.now
+        // Every 15 minutes the probe is answered as it should be.
+        var resubscribedAfter: Int64?
+        for _ in 1...16 {
+            #expect(h.advance(milliseconds: 15 * 60 * 1000) == [h.write(H.probe)])
+            let after = h.written(.attError(0xA2))
+            if !after.isEmpty {
+                #expect(after == [.event(.sessionEnded), .unsubscribe(h.handle, .notificationSource)])
+                resubscribedAfter = h.now.millisecondsSince(lastPush)
+                break
+            }
+        }
+        let threeHours: Int64 = 3 * 60 * 60 * 1000
+        #expect(resubscribedAfter == threeHours)
+        h.client.unsubscribeCompleted(.notificationSource, .done, now: h.now)
+        #expect(h.drain() == [.unsubscribe(h.handle, .dataSource)])
+        h.client.unsubscribeCompleted(.dataSource, .done, now: h.now)
+        #expect(h.drain() == [.subscribe(h.handle, .dataSource)])
+        h.client.subscribeCompleted(.dataSource, .done, now: h.now)
+        h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
+        #expect(h.drain() == [.subscribe(h.handle, .notificationSource), .event(.sessionStarted), h.write(H.probe)])
+        #expect(h.written(.attError(0xA2)).isEmpty)
+        // The count starts again: a push now and then keeps the subscriptions as they are.
+        for step in 1...16 {
+            if step % 8 == 0 {
+                _ = h.source(Phone.notificationSource(.added, category: .social, uid: UInt32(10 + step)))
+                h.written(.attError(0xA2))
+            }
+            _ = h.advance(milliseconds: 15 * 60 * 1000)
+            #expect(h.written(.attError(0xA2)).isEmpty)
+        }
     }
 
     // MARK: - Session end

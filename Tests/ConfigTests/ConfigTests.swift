@@ -39,6 +39,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.rotation == .none)
         #expect(c.screenLocale == ScreenLocale(language: .english, clock: .hours24, units: .phone))
         #expect(c.ancs().probeIntervalMilliseconds == ANCSConfiguration().probeIntervalMilliseconds)
+        #expect(c.ancs().notificationSourceSilenceLimitMilliseconds == ANCSConfiguration().notificationSourceSilenceLimitMilliseconds)
         #expect(c.ancs().messageMaxLength == ANCSConfiguration().messageMaxLength)
     }
 
@@ -50,6 +51,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         io-capability = yes-no
         confirm-key = KEY_OK
         probe-interval = 90s
+        notification-silence = 2h
         [display]
         output = png:/tmp/frames
         mode = 1280x720@60
@@ -87,6 +89,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.pairing.requireMITM)
         #expect(c.input.confirmKey == .ok)
         #expect(c.ancs().probeIntervalMilliseconds == 90_000)
+        #expect(c.ancs().notificationSourceSilenceLimitMilliseconds == 2 * 3600 * 1000)
         #expect(c.display == .png(directory: "/tmp/frames"))
         #expect(c.displayOptions.drm == DRMPreferences(connector: "HDMI-A-2", width: 1280, height: 720, refresh: 60))
         #expect(c.displayOptions.virtualSize == Size(width: 1280, height: 720))
@@ -289,6 +292,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         c.ioCapability = .noInputNoOutput
         c.confirmKey = KeyCode(0x1A2)
         c.probeIntervalSeconds = 95
+        c.notificationSilenceSeconds = 5400
         c.display = .fbdev(device: "/dev/fb1")
         c.mode = DisplayMode(width: 800, height: 480)
         c.connector = "DSI-1"

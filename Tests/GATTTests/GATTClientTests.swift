@@ -104,6 +104,19 @@ import BluetoothCore
         ])
     }
 
+    /// Found by fuzzing (Fuzz/corpus/gatt-service-binding/crash-value-handle-zero):
+    /// a value handle of 0, before its declaration or past the service
+    /// would aim reads and CCCD writes at the wrong attribute.
+    @Test(arguments: ["0000", "2900", "3100"])
+    func aCharacteristicValueOutsideItsPlaceIsMalformed(valueHandle: String) {
+        let t = Harness()
+        let box = Box<[GATTCharacteristic]>()
+        t.bearer.discoverCharacteristics(of: GATTService(uuid: nnService, handles: AttributeHandleRange(0x28, 0x30)), box.completion)
+        _ = t.sent()
+        t.deliver("09 15 2900 02" + valueHandle + le(serverNameUUID))
+        #expect(box.error == .malformedResponse(.readByTypeResponse))
+    }
+
     @Test func discoversDescriptors() {
         let t = Harness()
         let characteristic = GATTCharacteristic(uuid: pairedClientNameUUID, declarationHandle: AttributeHandle(0x2B),

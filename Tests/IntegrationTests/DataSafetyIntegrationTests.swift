@@ -58,7 +58,7 @@ import SMP
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         #expect(unit.waitFor("encrypted", timeout: 30) != nil)
-        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
         try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
                                                 "app_name": "Google Maps", "title": "In 500 m", "message": "Turn left"])
         // Still working: the instruction is on the screen.

@@ -17,6 +17,8 @@
 // | Share System Notifications off             | NotificationsIntegrationTests.sharingOffOnThePhoneIsShownAsAHint (off from    |
 // |                                            | the start), FaultScenarioTests.sharingSwitchedOffAndOnAgainInTheMiddleOfADrive |
 // | subscriptions silently dropped             | NotificationsIntegrationTests.silentlyDroppedSubscriptionsAreRecoveredByTheLivenessProbe |
+// | Notification Source pushes stop, the       | FaultScenarioTests.notificationSourcePushesStoppedAreBroughtBackByRewritingTheSubscriptions |
+// | Control Point still answers                |                                                                               |
 // | a second phone trying to take over         | FaultScenarioTests.secondPhoneCannotTakeOverThePairing,                       |
 // |                                            | SecurityIntegrationTests.bondedPhoneIsRecognisedByItsIRKBeforeConnecting      |
 // | a second head unit trying to take over     | FaultScenarioTests.secondHeadUnitCannotTakeOverThePhone,                      |
@@ -35,8 +37,8 @@ import Testing
     static let simulatorArguments = ["--phone", "anna", "--link-loss-delay", "1"]
 
     /// A head unit paired (passkey typed) with phone `anna`, its ANCS session running.
-    func pairedUnit(_ phone: PhoneSimulator, name: String, stateDirectory: URL? = nil) throws -> RunningHeadUnit {
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: stateDirectory, name: name)
+    func pairedUnit(_ phone: PhoneSimulator, name: String, stateDirectory: URL? = nil, extra: [String] = []) throws -> RunningHeadUnit {
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: stateDirectory, extra: extra, name: name)
         try typePasskey(shownBy: unit, into: phone)
         #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
         #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
@@ -44,10 +46,10 @@ import Testing
     }
 
     /// Runs `body` with a fresh simulator and a head unit paired with `anna`.
-    func withPairedUnit(_ name: String, _ body: (PhoneSimulator, RunningHeadUnit) throws -> Void) throws {
+    func withPairedUnit(_ name: String, extra: [String] = [], _ body: (PhoneSimulator, RunningHeadUnit) throws -> Void) throws {
         let phone = try PhoneSimulator(arguments: Self.simulatorArguments)
         defer { phone.stop() }
-        let unit = try pairedUnit(phone, name: name)
+        let unit = try pairedUnit(phone, name: name, extra: extra)
         defer { unit.stop() }
         try body(phone, unit)
     }
@@ -206,7 +208,8 @@ import Testing
     /// Run by `ATTTimeoutFaultTests`.
     func attTransactionTimeoutEndsTheLinkAndItComesBack() throws {
         try withPairedUnit("fault-atttimeout") { phone, unit in
-            Thread.sleep(forTimeInterval: 1) // the session's opening requests are answered
+            // The session's opening probe is answered (0xA2: no such notification).
+            #expect(phone.waitFor("ancs_request", timeout: 10) { $0["uid"] as? Int == 0xFFFF_FFFF && $0["result"] as? String == "0xA2" } != nil)
             // The phone's ATT server stops answering: the Control Point write for
             // the next notification never gets its Write Response.
             try phone.command("stall_att", ["phone": "anna"])
@@ -241,6 +244,37 @@ import Testing
             // A new session: what the phone holds arrives as PreExisting.
             #expect(shownNotification(unit, title: "While not shared") != nil)
             try expectWorking(unit, phone, title: "After sharing came back")
+        }
+    }
+
+    /// The phone keeps answering the liveness probe but pushes nothing on
+    /// the Notification Source: only the silence beside the answered probes
+    /// gives it away, and writing the CCCDs again brings the pushes back.
+    @Test func notificationSourcePushesStoppedAreBroughtBackByRewritingTheSubscriptions() throws {
+        // The shortest probe interval and silence limit the configuration allows.
+        let config = Paths.temporaryDirectory("fault-nssilence-config").appendingPathComponent("headunit.conf")
+        try "[bluetooth]\nprobe-interval = 30s\nnotification-silence = 30s\n".write(to: config, atomically: true, encoding: .utf8)
+        try withPairedUnit("fault-nssilence", extra: ["--config", config.path]) { phone, unit in
+            try expectWorking(unit, phone, title: "Before the pushes stopped")
+            try phone.command("stop_notification_source", ["phone": "anna"])
+            try phone.command("post_notification", ["phone": "anna", "app": "com.google.Maps", "category": "location",
+                                                    "title": "While nothing is pushed", "message": "Keep left"])
+            let withheld = phone.waitFor("fault", timeout: 10) { $0["state"] as? String == "withheld" }
+            #expect(withheld?["event_name"] as? String == "added", "\(String(describing: withheld))")
+            // The phone answers the probe as a healthy one does...
+            let probe = phone.waitFor("ancs_request", timeout: 45) { $0["uid"] as? Int == 0xFFFF_FFFF }
+            #expect(probe?["result"] as? String == "0xA2", "probe: \(String(describing: probe))")
+            // ...and the head unit, hearing nothing new beside it, writes the
+            // Notification Source CCCD again (then the Data Source's, then both on).
+            let recovered = phone.waitFor("fault", timeout: 45) { $0["state"] as? String == "recovered" }
+            #expect(recovered?["enabled"] as? Bool == false, "\(String(describing: recovered))")
+            let session = phone.waitFor("ancs_session", timeout: 20) { $0["state"] as? String == "started" }
+            #expect(session?["reason"] as? String == "subscribed", "\(String(describing: session))")
+            // The replay brings what was missed; new notifications are pushed again.
+            let shown = shownNotification(unit, title: "While nothing is pushed")
+            #expect(shown?["message"] as? String == "Keep left")
+            if shown == nil { dump(unit, phone) }
+            try expectWorking(unit, phone, title: "After the subscriptions were written again")
         }
     }
 
@@ -314,14 +348,14 @@ import Testing
             measureStatus(3)
             try expectWorking(unit, phone, title: "Connected through the flood")
             // Scanning for the phone, through the flood.
-            let rssBefore = residentKiB(unit.process) ?? 0
+            let rssBefore = try #require(residentKiB(unit.process), "VmRSS unreadable in /proc")
             let logLinesBefore = unit.stderr.all.count
             try phone.command("out_of_range", ["phone": "anna"])
             #expect(unit.waitForState("remembered", timeout: 10))
             measureStatus(8)
             // Made-up advertisers are not kept without end, and malformed
             // packets are logged a few at a time, not one line each.
-            let rssAfter = residentKiB(unit.process) ?? 0
+            let rssAfter = try #require(residentKiB(unit.process), "VmRSS unreadable in /proc")
             let logLines = unit.stderr.all.count - logLinesBefore
             #expect(rssAfter - rssBefore < 1024, "resident memory grew from \(rssBefore) to \(rssAfter) KiB while scanning")
             #expect(logLines < 50, "\(logLines) log lines while scanning through the flood")

@@ -12,7 +12,7 @@ import Testing
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         #expect(unit.waitFor("encrypted", timeout: 30) != nil)
-        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
         return unit
     }
 
@@ -90,8 +90,9 @@ import Testing
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
-        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
-        Thread.sleep(forTimeInterval: 1) // the session's opening probe is answered
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
+        // The session's opening probe is answered (0xA2: no such notification).
+        #expect(phone.waitFor("ancs_request", timeout: 10) { $0["uid"] as? Int == 0xFFFF_FFFF && $0["result"] as? String == "0xA2" } != nil)
         // iOS forgets the subscriptions while the link stays up; the
         // instruction posted now never reaches the head unit...
         try phone.command("drop_subscriptions", ["phone": "anna"])

@@ -12,7 +12,7 @@ import Testing
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         #expect(unit.waitFor("encrypted", timeout: 30) != nil)
-        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
     }
 
     @Test func gattServerExposesNothingButGAPAndGATT() throws {

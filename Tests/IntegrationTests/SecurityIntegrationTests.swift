@@ -129,6 +129,38 @@ import Testing
         #expect(bondFiles(unit).count == 1)
     }
 
+    /// KNOB on re-encryption: the controller reports a 7-octet key for the
+    /// bonded reconnection. The head unit refuses the link and drops it
+    /// (0x05 Authentication Failure), without ANCS; the next reconnection,
+    /// with a full-size key, is used.
+    @Test func reconnectWithAShortKeyIsRefusedAndTheLinkDropped() throws {
+        let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
+        defer { phone.stop() }
+        let unit = try pairFirstTime(phone, name: "short-key")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        // The phone has stored its side of the bond.
+        #expect(phone.waitFor("paired", timeout: 30) { $0["bonded"] as? Bool == true } != nil)
+        try phone.command("power_off", ["phone": "anna"])
+        #expect(unit.waitForState("remembered", timeout: 30))
+        try phone.command("short_encryption_key", ["key_size": 7])
+        try phone.command("power_on", ["phone": "anna"])
+        #expect(phone.waitFor("fault", timeout: 30) { $0["fault"] as? String == "short_encryption_key" } != nil)
+        let refused = unit.waitFor("error", timeout: 10) { $0["what"] as? String == "pairing" }
+        #expect(refused?["detail"] as? String == "encryption key size 7 too small", "\(String(describing: refused))")
+        let dropped = phone.waitFor("disconnected", timeout: 10)
+        #expect(dropped?["reason"] as? Int == 0x05, "link end: \(String(describing: dropped))")
+        // The next reconnection has a 16-octet key: encrypted with the bond, no new pairing.
+        #expect(unit.waitFor("encrypted", timeout: 30)?["bonded"] as? Bool == true)
+        let events = unit.allEvents.compactMap { $0["event"] as? String }
+        #expect(events.filter { $0 == "paired" }.count == 1)
+        // The refused link was never reported encrypted: the second
+        // `encrypted` comes after the refusal.
+        let encrypted = events.indices.filter { events[$0] == "encrypted" }
+        let refusal = events.firstIndex(of: "error")
+        #expect(encrypted.count == 2 && refusal != nil && encrypted[0] < refusal! && refusal! < encrypted[1], "\(events)")
+    }
+
     @Test func wrongPasskeyFailsCleanlyAndCanBeRetried() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }

@@ -28,13 +28,17 @@ import Testing
     static func sample(_ unit: RunningHeadUnit, after notifications: Int) throws -> Sample {
         let pid = unit.process.processIdentifier
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-            .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? -1
+        // A figure that cannot be read fails the test: a stand-in number
+        // would compare equal to itself and measure nothing.
+        guard let rss = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            .flatMap({ Int($0.split(separator: " ").dropFirst().first ?? "") }) else {
+            throw TestFailure("no VmRSS in /proc/\(pid)/status")
+        }
         // A frame or state file being written holds a descriptor for a
         // moment: the fewest of a few looks is what stays open.
         var fds = Int.max
         for _ in 0..<5 {
-            fds = min(fds, (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1)
+            fds = min(fds, try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count)
             usleep(20_000)
         }
         unit.type("status")
@@ -62,7 +66,7 @@ import Testing
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
-        #expect(phone.waitFor("ancs_session", timeout: 30) != nil)
+        #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
         let started = Date()
 
         // Warm-up: every screen, glyph and table the drive needs gets made once.

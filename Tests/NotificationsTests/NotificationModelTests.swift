@@ -72,6 +72,19 @@ import Testing
         #expect(removed.first?.title == "50 m") // what was on screen
     }
 
+    /// An instruction known only from the session's PreExisting replay may
+    /// be a stale one Maps left behind: updates are expected once it changes.
+    @Test func aReplayedInstructionIsNotExpectedToChangeUntilItDoes() {
+        let m = NotificationModel()
+        var replayed = maps(1, "Arrived", "Main St 5")
+        replayed.flags = [.preExisting]
+        m.handle(.notificationFetched(replayed))
+        #expect(m.navigation?.title == "Arrived")
+        #expect(!m.expectsUpdates)
+        m.handle(.notificationFetched(maps(1, "In 200 m", "Turn left")))
+        #expect(m.expectsUpdates)
+    }
+
     @Test func removalFallsBackToAnOlderInstructionStillPresent() {
         let m = NotificationModel()
         m.handle(.notificationFetched(maps(1, "2 km", "Keep right", app: "com.apple.Maps")))

@@ -85,13 +85,7 @@ import Testing
     }
 
     @Test func writeRefusedWith0x80SkipsThePhone() {
-        let r = PairingRoutine(clientName: me, rememberedServer: nil)
-        r.start(now: t)
-        _ = drain(r)
-        connect(r, phoneA, h1)
-        r.serverNameRead(h1, .value(bytes("Anna")), now: t)
-        r.pairedClientNameRead(h1, .value(bytes("UNPAIRED")), now: t)
-        _ = drain(r)
+        let r = writingOurName(to: "Anna")
         r.writeCompleted(h1, .attError(0x80), now: t)
         #expect(drain(r) == [.disconnect(h1), .stateChanged(.discovering)])
         #expect(r.rememberedServer == nil)
@@ -173,6 +167,86 @@ import Testing
         r.writeCompleted(h1, .done, now: t)
         #expect(drain(r) == [.forget(server: "Anna"), .disconnect(h1), .stateChanged(.discover)])
         r.disconnected(h1, now: t)
+        #expect(drain(r).isEmpty)
+    }
+
+    /// A phone free to pair, found with nothing remembered; our name is being written to it.
+    func writingOurName(to server: String) -> PairingRoutine {
+        let r = PairingRoutine(clientName: me, rememberedServer: nil)
+        r.start(now: t)
+        _ = drain(r)
+        connect(r, phoneA, h1)
+        r.serverNameRead(h1, .value(bytes(server)), now: t)
+        r.pairedClientNameRead(h1, .value(bytes("UNPAIRED")), now: t)
+        #expect(drain(r).last == .writePairedClientName(h1, me))
+        return r
+    }
+
+    /// Rule 7 while the link is still being checked: our name is on the
+    /// phone once written, so it is taken back before the link goes.
+    @Test func unpairAfterOurNameWasWrittenWritesUnpairedBeforeTheLinkGoes() {
+        let r = writingOurName(to: "Anna")
+        r.writeCompleted(h1, .done, now: t)
+        #expect(drain(r) == [.subscribePairedClientName(h1)])
+        r.userUnpair(now: t)
+        #expect(drain(r) == [.writePairedClientName(h1, "UNPAIRED")])
+        // The subscription confirmed meanwhile accepts nothing.
+        r.subscribeCompleted(h1, .done, now: t)
+        #expect(drain(r).isEmpty)
+        r.writeCompleted(h1, .done, now: t)
+        #expect(drain(r) == [.disconnect(h1), .stateChanged(.discover)])
+        #expect(r.rememberedServer == nil)
+        r.disconnected(h1, now: t)
+        #expect(drain(r).isEmpty)
+    }
+
+    @Test func unpairWhileOurNameIsBeingWrittenTakesItBackOnceWritten() {
+        let r = writingOurName(to: "Anna")
+        r.userUnpair(now: t)
+        #expect(drain(r).isEmpty) // one ATT request at a time: wait for the name's answer
+        r.writeCompleted(h1, .done, now: t)
+        #expect(drain(r) == [.writePairedClientName(h1, "UNPAIRED")])
+        r.writeCompleted(h1, .failed, now: t) // the phone went: forget anyway
+        #expect(drain(r) == [.disconnect(h1), .stateChanged(.discover)])
+    }
+
+    @Test func unpairWhileOurNameIsRefusedWritesNothing() {
+        let r = writingOurName(to: "Bob")
+        r.userUnpair(now: t)
+        r.writeCompleted(h1, .attError(0x80), now: t) // another head unit was faster
+        #expect(drain(r) == [.disconnect(h1), .stateChanged(.discover)])
+    }
+
+    @Test func unpairWhileCheckingTheRememberedPhoneWritesUnpairedOnlyIfItNamesUs() {
+        for (value, expected) in [(me, [PairingAction.writePairedClientName(h1, "UNPAIRED")]),
+                                  ("HU-000001", [.forget(server: "Anna"), .disconnect(h1), .stateChanged(.discover)])] {
+            let r = PairingRoutine(clientName: me, rememberedServer: "Anna")
+            r.start(now: t)
+            _ = drain(r)
+            connect(r, phoneA, h1)
+            r.userUnpair(now: t) // before the SERVER NAME is known
+            #expect(drain(r).isEmpty)
+            r.serverNameRead(h1, .value(bytes("Anna")), now: t)
+            #expect(drain(r) == [.readPairedClientName(h1)])
+            r.pairedClientNameRead(h1, .value(bytes(value)), now: t)
+            #expect(drain(r) == expected)
+            if value == me {
+                r.writeCompleted(h1, .done, now: t)
+                #expect(drain(r) == [.forget(server: "Anna"), .disconnect(h1), .stateChanged(.discover)])
+            }
+            r.disconnected(h1, now: t)
+            #expect(drain(r).isEmpty)
+            #expect(r.rememberedServer == nil)
+        }
+    }
+
+    @Test func linkLostDuringOurUnpairStillForgets() {
+        let r = pairedRoutine()
+        r.userUnpair(now: t)
+        _ = drain(r)
+        r.disconnected(h1, now: t)
+        #expect(drain(r) == [.forget(server: "Anna"), .stateChanged(.discover)])
+        r.writeCompleted(h1, .failed, now: t)
         #expect(drain(r).isEmpty)
     }
 

@@ -437,12 +437,40 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(central.drainOutputs().isEmpty)
     }
 
-    @Test func receivedPDUsKeepTheTimerAlive() throws {
+    /// Vol 3 Part H 3.4: the timer restarts when we queue a PDU. The
+    /// Pairing Response is answered with our public key at once, so 30 s
+    /// run from then.
+    @Test func theTimerRestartsWhenWeSend() throws {
         let central = makeCentral()
         central.secure(now: .zero)
         _ = central.drainOutputs()
         central.receive(ProtocolOrderTests.passkeyResponse, now: Instant(milliseconds: 20_000))
+        #expect(central.drainOutputs().count == 1) // Pairing Public Key
         #expect(central.nextDeadline == Instant(milliseconds: 50_000))
+    }
+
+    /// A phone that sends Keypress Notifications forever (or any PDU that
+    /// needs no answer) cannot keep the pairing open: 30 s after our last
+    /// PDU it times out.
+    @Test func keypressesForeverStillTimeOut() throws {
+        let central = makeCentral()
+        central.secure(now: .zero)
+        _ = central.drainOutputs()
+        central.receive(ProtocolOrderTests.passkeyResponse, now: Instant(milliseconds: 1_000))
+        #expect(central.drainOutputs().count == 1) // our last PDU, at 1 s
+        let keypress = SMPPDU.keypressNotification(.digitEntered).encoded()
+        var timedOutAt: Int64?
+        for ms in stride(from: Int64(1_500), through: 60_000, by: 500) {
+            let now = Instant(milliseconds: ms)
+            central.receive(keypress, now: now)
+            if let deadline = central.nextDeadline, deadline <= now { central.handleTimeout(now: now) }
+            if central.drainOutputs().contains(where: { if case .failed(.timeout) = $0 { return true } else { return false } }) {
+                timedOutAt = ms
+                break
+            }
+        }
+        #expect(timedOutAt == 31_000)
+        #expect(central.phase == .timedOut)
     }
 }
 
@@ -555,6 +583,69 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         // A Security Request on the secure link changes nothing.
         central.receive(SMPPDU.securityRequest(AuthenticationRequirements(rawValue: 0x0D)).encoded(), now: .zero)
         #expect(central.drainOutputs().isEmpty)
+    }
+
+    /// Expects the refusal of the key size (0: not reported) as the only
+    /// output, and no link security left.
+    func expectKeySizeRefused(_ central: SecurityManager, _ keySize: UInt8?, sourceLocation: SourceLocation = #_sourceLocation) {
+        let outputs = central.drainOutputs()
+        guard outputs.count == 1, case .failed(.keySizeTooSmall(keySize ?? 0)) = outputs[0] else {
+            Issue.record("expected the key size refused, got \(outputs)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(central.linkSecurity == nil, sourceLocation: sourceLocation)
+    }
+
+    /// KNOB: a bonded reconnection whose controller reports a 7-octet key
+    /// is refused (the owner drops the link on `.keySizeTooSmall`); so is
+    /// one whose controller did not tell the key size.
+    @Test(arguments: [UInt8?.some(7), nil])
+    func reconnectWithAShortOrUnknownKeySizeIsRefused(keySize: UInt8?) throws {
+        let central = makeCentral(bond: storedBond())
+        central.secure(now: .zero)
+        _ = central.drainOutputs()
+        central.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        expectKeySizeRefused(central, keySize)
+    }
+
+    /// Encryption this Security Manager did not start (a key refresh, a
+    /// controller acting on its own) passes the same key-size check.
+    @Test(arguments: [UInt8?.some(7), nil])
+    func encryptionNobodyAskedForIsCheckedToo(keySize: UInt8?) throws {
+        let central = makeCentral(bond: storedBond())
+        central.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        expectKeySizeRefused(central, keySize)
+        // After a good encryption, a refresh with a short key is refused as well.
+        let secured = makeCentral(bond: storedBond())
+        secured.secure(now: .zero)
+        secured.encryptionChanged(enabled: true, keySize: 16, now: .zero)
+        _ = secured.drainOutputs()
+        secured.encryptionChanged(enabled: true, keySize: keySize, now: .zero)
+        expectKeySizeRefused(secured, keySize)
+    }
+
+    /// The phone refused a request for lack of authentication or encryption
+    /// (ANCS 0x05 / 0x0F): an unencrypted link is encrypted with the bond, an
+    /// encrypted one whose keys the phone does not accept is paired again.
+    @Test func refusedForSecurityEncryptsOrPairsAgain() throws {
+        let unencrypted = makeCentral(bond: storedBond())
+        unencrypted.peerRequiresSecurity(now: .zero)
+        guard case .startEncryption? = unencrypted.pollOutput() else {
+            Issue.record("no startEncryption")
+            return
+        }
+        let encrypted = makeCentral(bond: storedBond())
+        encrypted.secure(now: .zero)
+        encrypted.encryptionChanged(enabled: true, keySize: 16, now: .zero)
+        _ = encrypted.drainOutputs()
+        encrypted.peerRequiresSecurity(now: .zero)
+        guard case .send(let bytes)? = encrypted.pollOutput(), case .pairingRequest? = try? SMPPDU.decode(bytes) else {
+            Issue.record("no Pairing Request")
+            return
+        }
+        // Under way: asking again changes nothing.
+        encrypted.peerRequiresSecurity(now: .zero)
+        #expect(encrypted.drainOutputs().isEmpty)
     }
 
     @Test func securityRequestWithBondEncryptsInsteadOfPairing() throws {

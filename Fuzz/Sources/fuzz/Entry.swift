@@ -11,9 +11,11 @@ struct FuzzTarget {
 
 let targets: [FuzzTarget] = [
     H4Target.target,
+    ControllerBringUpTarget.target,
     ACLL2CAPTarget.target,
     LESignalingTarget.target,
     GATTBearerTarget.target,
+    GATTServiceBindingTarget.target,
     SMPTarget.target,
     AdvertisingTarget.target,
     ANCSNotificationSourceTarget.target,

@@ -78,6 +78,10 @@ class ControlProtocol:
 
         register_notifbridge_commands(self)
 
+        from .background_commands import register as register_background_commands
+
+        register_background_commands(self)
+
     @property
     def command_names(self) -> list[str]:
         return sorted(self._commands)

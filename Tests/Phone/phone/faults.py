@@ -13,6 +13,11 @@ simulation is healthy again afterwards, so a test can watch the head unit recove
   unit arrives (in the middle of pairing);
 - stall_att: the phone's ATT server stops answering requests on its current links
   (the client's ATT transaction times out);
+- short_encryption_key: the head unit's controller reports a short encryption key
+  (Read Encryption Key Size), as one talked down by a KNOB attack would;
+- stop_notification_source: the phone's ANCS Notification Source pushes stop on its
+  current sessions while the Control Point keeps answering, until the client writes
+  the Notification Source CCCD again;
 - flood_advertising: a nearby device floods the head unit's scanner with
   advertising reports, malformed ones included.
 """
@@ -24,10 +29,11 @@ import logging
 import random
 import struct
 
-from bumble import att
+from bumble import att, hci
 
 from .controller.host_interface import event_packet
-from .device.apple_services import DATA_SOURCE
+from .device.ancs_protocol import EVENT_NAMES
+from .device.apple_services import DATA_SOURCE, NOTIFICATION_SOURCE
 from .device.encoding import fragments
 from .device.phone import Phone
 
@@ -243,6 +249,67 @@ def stall_att(phone: Phone, emit) -> list[str]:
     return [phone._peer(connection) for connection in stalled]
 
 
+def short_encryption_key(controller, key_size: int, times: int, emit) -> None:
+    """The next `times` successful Read Encryption Key Size commands of the head
+    unit's controller report `key_size` octets instead of 16: what a host sees
+    after a KNOB attack talked the key down (the encryption itself still works)."""
+    original = controller.on_hci_read_encryption_key_size_command
+    left = [times]
+
+    def reply(command):
+        result = original(command)
+        if result.status != hci.HCI_ErrorCode.SUCCESS:
+            return result
+        left[0] -= 1
+        if left[0] <= 0:
+            del controller.on_hci_read_encryption_key_size_command
+        emit('short_encryption_key', key_size=key_size, handle=command.connection_handle, left=left[0])
+        return hci.HCI_Read_Encryption_Key_Size_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, connection_handle=command.connection_handle, key_size=key_size)
+
+    controller.on_hci_read_encryption_key_size_command = reply
+
+
+def stop_notification_source(phone: Phone, emit) -> list[str]:
+    """What iOS has been seen to do after airplane-mode toggles and time-zone
+    changes: the ANCS sessions stay, the Control Point answers as ever (the
+    liveness probe gets its 0xA2, real UIDs their attributes), but nothing more
+    is pushed on the Notification Source. Writing that CCCD again (off, or on)
+    ends it for the link; the subscription that follows starts a new session
+    with everything as PreExisting."""
+    provider = phone.notifications
+    stopped = set(provider.sessions)
+    if not stopped:
+        raise FaultError('the phone has no ANCS session')
+    send_source = provider._send_source
+    on_subscription = provider.on_subscription
+
+    def restore_when_done() -> None:
+        if not stopped and provider.__dict__.get('_send_source') is withheld:
+            del provider._send_source
+            del provider.on_subscription
+
+    async def withheld(session, event_id: int, notification, pre_existing: bool = False) -> None:
+        if session.connection not in stopped:
+            await send_source(session, event_id, notification, pre_existing)
+            return
+        logger.info('[%s] Notification Source %s withheld', phone.name, EVENT_NAMES.get(event_id, event_id))
+        emit('stop_notification_source', state='withheld', peer=session.peer, event_name=EVENT_NAMES.get(event_id),
+             uid=session.uid_of.get(notification.id), id=notification.id)
+
+    async def recovering(connection, name: str, enabled: bool) -> None:
+        if name == NOTIFICATION_SOURCE and connection in stopped:
+            stopped.discard(connection)
+            emit('stop_notification_source', state='recovered', peer=provider.link.peer(connection), enabled=enabled)
+            restore_when_done()
+        await on_subscription(connection, name, enabled)
+
+    provider._send_source = withheld
+    provider.on_subscription = recovering
+    return [provider.link.peer(connection) for connection in stopped]
+
+
+
 def register(protocol) -> None:
     """Add the fault commands to a ControlProtocol."""
     simulator = protocol.simulator
@@ -300,6 +367,20 @@ def register(protocol) -> None:
         emit('stall_att', phone=phone.name, state='stalled', peers=peers)
         return {'peers': peers}
 
+    async def short_key(arguments: dict) -> dict:
+        key_size = int(_number(arguments, 'key_size', 7, 1, 16))
+        times = int(_number(arguments, 'times', 1, 1, 100))
+        if simulator.controller is None:
+            raise FaultError('simulator not started')
+        short_encryption_key(simulator.controller, key_size, times, emit)
+        return {'armed': True, 'key_size': key_size, 'times': times}
+
+    async def stop_source(arguments: dict) -> dict:
+        phone = phone_of(arguments)
+        peers = stop_notification_source(phone, lambda fault, **fields: emit(fault, phone=phone.name, **fields))
+        emit('stop_notification_source', phone=phone.name, state='stopped', peers=peers)
+        return {'peers': peers}
+
     async def flood(arguments: dict) -> dict:
         rate = int(_number(arguments, 'rate', 2000, 1, 20000))
         seconds = _number(arguments, 'seconds', 10.0, 0.1, 600)
@@ -331,6 +412,8 @@ def register(protocol) -> None:
         ('lose_link_mid_response', link_mid_response),
         ('lose_link_on_smp', link_on_smp),
         ('stall_att', stall),
+        ('stop_notification_source', stop_source),
+        ('short_encryption_key', short_key),
         ('flood_advertising', flood),
         ('stop_flood', stop_flood),
     ):

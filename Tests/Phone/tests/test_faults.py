@@ -9,11 +9,16 @@ import random
 import struct
 import unittest
 
-from harness import RawHci, RawHostTestCase, le_meta
+from harness import PairedPhoneTestCase, RawHci, RawHostTestCase, characteristic as characteristic_of, le_meta
 
 from bumble import hci
 
 from phone.control import ControlProtocol
+from phone.device.apple_services import (
+    ANCS_CONTROL_POINT_UUID,
+    ANCS_DATA_SOURCE_UUID,
+    ANCS_NOTIFICATION_SOURCE_UUID,
+)
 from phone.faults import flood_events
 
 
@@ -51,6 +56,21 @@ class FaultTests(RawHostTestCase):
         await self.hci.command(0x200D, parameters)
         event = await self.hci.wait_event(lambda e: le_meta(e) in (0x01, 0x0A), events_mark)
         self.assertEqual(event[4], 0x3E)  # Connection Failed to be Established
+
+    async def test_short_encryption_key_is_reported_the_times_asked(self) -> None:
+        await self.run_command('short_encryption_key', key_size=7, times=1)
+        # An unknown handle is answered as ever, and leaves the fault armed.
+        event = await self.hci.command(0x1408, struct.pack('<H', 0x0EFF))
+        self.assertEqual(event[6], 0x02)
+        handle = await self.hci.connect_le(self.anna.device.random_address)
+        sizes = []
+        for _ in range(2):
+            answer = await self.hci.ok(0x1408, struct.pack('<H', handle))
+            self.assertEqual(struct.unpack_from('<H', answer)[0], handle)
+            sizes.append(answer[2])
+        self.assertEqual(sizes, [7, 16])
+        struck = await self.sim.wait_for('fault', fault='short_encryption_key')
+        self.assertEqual((struck['key_size'], struck['left']), (7, 0))
 
     async def test_unplug_refuses_then_serves_a_fresh_controller(self) -> None:
         await self.run_command('hci_unplug', seconds=0.3)
@@ -120,6 +140,44 @@ class FloodContentTests(unittest.TestCase):
                 offset += 9 + length + 1
         self.assertGreater(broken_events, 100)
         self.assertGreater(broken_data, 300)
+
+
+
+class NotificationSourceFaultTests(PairedPhoneTestCase):
+    """stop_notification_source: the pushes stop, the Control Point answers on."""
+
+    async def test_pushes_stop_the_control_point_answers_and_a_cccd_write_brings_them_back(self) -> None:
+        control = ControlProtocol(self.sim, on_quit=lambda: None)
+        _connection, peer = await self.connect_encrypted()
+        data = await self.subscribe(peer, ANCS_DATA_SOURCE_UUID)
+        source = await self.subscribe(peer, ANCS_NOTIFICATION_SOURCE_UUID)
+        await self.anna.post_notification('com.google.Maps', 'location', title='In 500 m')
+        self.assertEqual(len(await self.drain(source)), 1)
+
+        reply = await control.handle_line(json.dumps({'cmd': 'stop_notification_source', 'id': 1, 'phone': 'anna'}))
+        self.assertTrue(reply['ok'], reply)
+        self.assertEqual(reply['peers'], ['C0:98:76:54:32:10'])
+        maps = await self.anna.post_notification('com.google.Maps', 'location', title='In 300 m')
+        self.assertEqual(await self.drain(source), [])
+        withheld = await self.sim.wait_for('fault', fault='stop_notification_source', state='withheld')
+        self.assertEqual((withheld['event_name'], withheld['uid']), ('added', maps['uid']))
+        # The session runs on: the probe gets its 0xA2, the silent notification its attributes.
+        probe = struct.pack('<BI', 0, 0xFFFFFFFF) + b'\x00'
+        self.assertEqual(await self.write(peer, ANCS_CONTROL_POINT_UUID, probe), 0xA2)
+        self.assertIsNone(await self.write(peer, ANCS_CONTROL_POINT_UUID, struct.pack('<BI', 0, maps['uid']) + b'\x00'))
+        answer = b''.join(await self.drain(data))
+        self.assertEqual(answer, struct.pack('<BIBH', 0, maps['uid'], 0, 15) + b'com.google.Maps')
+        self.assertEqual(self.anna.state()['ancs_sessions'], ['C0:98:76:54:32:10'])
+
+        # Writing the CCCD again (off, then on) brings the pushes back, with a replay.
+        await characteristic_of(peer, ANCS_NOTIFICATION_SOURCE_UUID).unsubscribe()
+        recovered = await self.sim.wait_for('fault', fault='stop_notification_source', state='recovered')
+        self.assertFalse(recovered['enabled'])
+        source = await self.subscribe(peer, ANCS_NOTIFICATION_SOURCE_UUID)
+        replay = [struct.unpack('<BBBBI', v) for v in await self.drain(source)]
+        self.assertEqual([(event, flags & 0x04) for event, flags, _c, _n, _u in replay], [(0, 0x04), (0, 0x04)])
+        await self.anna.post_notification('com.google.Maps', 'location', title='In 100 m')
+        self.assertEqual(len(await self.drain(source)), 1)
 
 
 if __name__ == '__main__':

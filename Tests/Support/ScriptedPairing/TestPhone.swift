@@ -73,6 +73,8 @@ final class TestPhone {
         log.append(pdu.code)
         switch pdu {
         case .pairingRequest(let req):
+            // A new pairing on the same link starts the passkey bits over.
+            round = 0
             request = req
             preq = bytes
             let rsp = PairingFeatures(ioCapability: ioCapability, authReq: authReq, maxEncryptionKeySize: maxKeySize,

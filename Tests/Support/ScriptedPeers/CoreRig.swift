@@ -41,6 +41,10 @@ public final class CoreRig {
     /// The phone advertises the NavigationNotifier service while not connected,
     /// heard `advertisingDelayMilliseconds` after a scan starts.
     public var phoneAdvertises = true
+    /// Whether its advertisements carry the NavigationNotifier service UUID:
+    /// with the Server app in the background (the phone in the driver's
+    /// pocket) iOS advertises neither the service nor the name.
+    public var advertisesService = true
     public var advertisingDelayMilliseconds: Int64 = 100
     private var advertisingAt: Instant?
     /// The phone takes connections; false: LE Create Connection never completes.
@@ -202,8 +206,8 @@ public final class CoreRig {
     // MARK: - The controller and the phone
 
     private func advertisement() -> [UInt8] {
-        var data: [UInt8] = [2, 0x01, 0x06, 17, 0x07]
-        data += NavigationNotifierUUIDs.service.compactLittleEndian
+        var data: [UInt8] = [2, 0x01, 0x06]
+        if advertisesService { data += [17, 0x07] + NavigationNotifierUUIDs.service.compactLittleEndian }
         return ScriptedController.advertisingReport(phoneAddress, data: data)
     }
 

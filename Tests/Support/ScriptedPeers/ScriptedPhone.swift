@@ -55,6 +55,9 @@ public final class ScriptedPhone {
     public var maximumMTU = 517
     public private(set) var bonded = false
     public private(set) var controlPointWrites: [[UInt8]] = []
+    /// How often the head unit switched the Notification Source off (an
+    /// ANCS client ending its subscriptions to start again).
+    public private(set) var notificationSourceUnsubscriptions = 0
     public private(set) var requests: [UInt8] = []
     private var server: GATTServer
 
@@ -124,7 +127,10 @@ public final class ScriptedPhone {
             let handle = UInt16(pdu[1]) | UInt16(pdu[2]) << 8
             if opcode != 0x08, let code = refusal(handle) { return [error(opcode, handle, code)] }
         }
-        return server.respond(to: pdu, mtu: mtu).map { [$0] } ?? []
+        let wasSubscribed = isSubscribed(handles.notificationSource)
+        let answer = server.respond(to: pdu, mtu: mtu).map { [$0] } ?? []
+        if wasSubscribed, !isSubscribed(handles.notificationSource) { notificationSourceUnsubscriptions += 1 }
+        return answer
     }
 
     private func refusal(_ handle: UInt16) -> UInt8? {

@@ -5,7 +5,8 @@ advertises like an iOS app in the foreground (connectable undirected legacy
 advertising from a resolvable private address, the service UUID in the advertising
 data, the name in the scan response), keeps advertising while connected as iOS does,
 asks for a larger ATT MTU after connecting, and serves the NavigationNotifier
-service with the phone rules of docs/PROTOCOL.md §1.
+service with the phone rules of docs/PROTOCOL.md §1. With the app in the background
+it advertises as iOS then does (background.py): no service UUID, no name.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..controller import CorrectedController, SimulatedLink
 from . import gatt_policy
 from .ams_source import MediaSource
 from .ancs_provider import NotificationProvider
+from .background import APPLE, BACKGROUND_INTERVAL_MS, AddressRotation, background_advertising_data
 from .apple_services import (
     AMS_CHARACTERISTICS,
     ANCS_CHARACTERISTICS,
@@ -50,7 +52,6 @@ from .security import PhoneSecurity
 
 logger = logging.getLogger(__name__)
 
-APPLE = 0x004C
 BLUETOOTH_5_3 = 0x0C
 # GAP Appearance: category Phone (1), generic subcategory.
 APPEARANCE_PHONE = 0x0040
@@ -81,6 +82,11 @@ class PhoneSettings:
     mtu: int | None = 517
     # How the user answers pairing dialogs: auto, manual (confirm_pairing) or reject.
     pairing: str = 'auto'
+    # Advertising interval while the app is in the background (iOS: about 1 s).
+    background_advertising_interval_ms: float = BACKGROUND_INTERVAL_MS
+    # Seconds between resolvable private address changes (iOS: about 15 minutes);
+    # None: only `rotate_address` changes it.
+    address_rotation_s: float | None = None
 
 
 def _uuid128_le(text: str) -> bytes:
@@ -135,6 +141,11 @@ class Phone:
         self._tasks: set[asyncio.Task] = set()
         self.bond_file = bond_file
         self.security = PhoneSecurity(lambda: self.device, self._emit, settings.pairing)
+        # The NavigationNotifier Server app: 'foreground' or 'background'.
+        self.app = 'foreground'
+        self.address_rotation = AddressRotation(
+            self.rotate_address, lambda: self.powered and not self.connections
+        )
 
         self.controller = CorrectedController(
             f'phone-{self.name}',
@@ -180,6 +191,8 @@ class Phone:
             self.service.paired_client_name_characteristic.handle: PAIRED_CLIENT_NAME,
             **{characteristic.handle: name for name, characteristic in apple_characteristics.items()},
         }
+        if settings.address_rotation_s is not None:
+            self.set_address_rotation(settings.address_rotation_s)
 
     def _make_device(self) -> Device:
         config = DeviceConfiguration()
@@ -316,14 +329,22 @@ class Phone:
         return self.controller.le_legacy_advertiser.enabled
 
     async def _start_advertising(self) -> None:
+        if self.app == 'background':
+            data = background_advertising_data(ADVERTISING_FLAGS, [SERVICE_UUID])
+            response = b''
+            interval = self.settings.background_advertising_interval_ms
+        else:
+            data = advertising_data()
+            response = scan_response_data(self.local_name)
+            interval = self.settings.advertising_interval_ms
         await self.device.start_advertising(
             advertising_type=AdvertisingType.UNDIRECTED_CONNECTABLE_SCANNABLE,
             own_address_type=hci.OwnAddressType.RANDOM,
             auto_restart=False,
-            advertising_data=advertising_data(),
-            scan_response_data=scan_response_data(self.local_name),
-            advertising_interval_min=self.settings.advertising_interval_ms,
-            advertising_interval_max=self.settings.advertising_interval_ms,
+            advertising_data=data,
+            scan_response_data=response,
+            advertising_interval_min=interval,
+            advertising_interval_max=interval,
         )
 
     async def _resume_advertising(self) -> None:
@@ -433,6 +454,26 @@ class Phone:
                 await self._start_advertising()
         self._emit('address_rotated', old=old, new=self.address)
         return self.address
+
+    async def set_app_state(self, app: str) -> None:
+        """The user leaves the app (`background`) or opens it again (`foreground`):
+        advertising goes on with what iOS advertises then; links stay up."""
+        if app not in ('foreground', 'background'):
+            raise PhoneError('the app is in the foreground or the background')
+        async with self._lock:
+            if app == self.app:
+                return
+            self.app = app
+            if self.powered and self.advertising and self.device.legacy_advertiser is not None:
+                await self.device.stop_advertising()
+                await self._start_advertising()
+        self._emit('app', state=app, address=self.address)
+
+    def set_address_rotation(self, seconds: float | None) -> None:
+        try:
+            self.address_rotation.set_period(seconds)
+        except ValueError as error:
+            raise PhoneError(str(error)) from error
 
     # ------------------------------------------------------------------ security
     def type_passkey(self, digits) -> None:
@@ -561,12 +602,15 @@ class Phone:
             'notifications': len(self.notifications.notifications),
             'ancs_sessions': sorted(session.peer for session in self.notifications.sessions.values()),
             'player': self.media.player.name,
+            'app': self.app,
+            'address_rotation': self.address_rotation.period,
         }
 
     async def close(self) -> None:
         # Let running host commands finish: cancelling one mid-flight leaves Bumble's
         # host waiting for an answer it then cannot accept.
         self.powered = False
+        self.address_rotation.stop()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=2)
         for task in list(self._tasks):
