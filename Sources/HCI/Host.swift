@@ -611,6 +611,8 @@ public final class Host {
     private func bringUp() {
         generation += 1
         isReady = false
+        // A reset controller forgets its advertising too.
+        advertiser.controllerLost()
         controller = ControllerInfo()
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1

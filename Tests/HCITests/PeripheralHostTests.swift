@@ -9,6 +9,13 @@ import Testing
     let payload = AdvertisingPayload.accessory(name: "Car", soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!])
     let phoneRPA = BluetoothAddress("5D:01:02:03:04:05", kind: .random)!
 
+    func readyHost() -> (Host, ScriptedController) {
+        let host = Host()
+        var controller = ScriptedController()
+        _ = controller.bringUp(host)
+        return (host, controller)
+    }
+
     /// Answers every command the host sends with success; returns them.
     func accept(_ host: Host, _ controller: ScriptedController, now: Instant = .zero) -> [HCICommand] {
         var sent: [HCICommand] = []
@@ -51,9 +58,7 @@ import Testing
     }
 
     @Test func scansAndAdvertisesAtOnceAndAPhoneConnectingAsCentralPausesOnlyTheAdvertising() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, controller) = readyHost()
         host.setIdentityAddress(identity)
         host.startScanning(active: true)
         host.startAdvertising(payload)
@@ -84,9 +89,7 @@ import Testing
     }
 
     @Test func centralLinkLeavesAdvertisingAlone() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, controller) = readyHost()
         host.startAdvertising(payload)
         _ = accept(host, controller)
         host.receive(ScriptedController.connectionComplete(handle: 0x40, peer: phoneRPA), now: .zero)
@@ -95,9 +98,7 @@ import Testing
     }
 
     @Test func refusedEnableIsRetriedByTheHostTimer() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, controller) = readyHost()
         host.startAdvertising(payload)
         var refused = false
         while let packet = host.pollTransmit(now: .zero) {
@@ -114,9 +115,7 @@ import Testing
     }
 
     @Test func advertisingComesBackAfterAControllerReset() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, controller) = readyHost()
         host.setIdentityAddress(identity)
         host.startAdvertising(payload)
         _ = accept(host, controller)
@@ -165,9 +164,7 @@ import Testing
     }
 
     @Test func enhancedConnectionCompleteKeepsThePeersPrivateAddress() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, _) = readyHost()
         let identityOfPhone = BluetoothAddress("F0:01:02:03:04:05", kind: .randomIdentity)!
         host.receive(PeripheralHostTests.peripheralConnectionComplete(handle: 0x42, peer: identityOfPhone, peerRPA: phoneRPA), now: .zero)
         let link = try! #require(host.links[ConnectionHandle(0x42)])
@@ -178,9 +175,7 @@ import Testing
     }
 
     @Test func longTermKeyRequestIsAnsweredWithTypedCommands() {
-        let host = Host()
-        var controller = ScriptedController()
-        _ = controller.bringUp(host)
+        let (host, controller) = readyHost()
         host.receive(PeripheralHostTests.peripheralConnectionComplete(handle: 0x41, peer: phoneRPA), now: .zero)
         _ = accept(host, controller)
         // LE Long Term Key Request: handle, Rand, EDIV (zeros: an LE Secure Connections key).

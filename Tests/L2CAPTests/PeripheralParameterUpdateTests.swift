@@ -38,23 +38,14 @@ import BluetoothCore
 }
 
 @Suite struct PeripheralParameterUpdateTests {
-    let handle = ConnectionHandle(0x0041)
-    let phone = BluetoothAddress(value: 0x4A_11_22_33_44_55, kind: .random)
+    /// The link, phone and helpers of the central-side tests.
+    let base = L2CAPTests()
+    var handle: ConnectionHandle { base.handle }
     let wanted = ConnectionParameters.peripheralRequest
 
-    func layer(role: LinkRole = .peripheral) -> L2CAPLayer {
-        var l2cap = L2CAPLayer()
-        l2cap.linkConnected(L2CAPLink(handle: handle, role: role, peer: phone))
-        return l2cap
-    }
-
-    func drain(_ l2cap: inout L2CAPLayer) -> [L2CAPEvent] {
-        var out: [L2CAPEvent] = []
-        while let e = l2cap.pollEvent() { out.append(e) }
-        return out
-    }
-
-    func frame(_ text: String) -> [UInt8] { bytesFromHex(text)! }
+    func layer(role: LinkRole = .peripheral) -> L2CAPLayer { base.layer(role: role) }
+    func drain(_ l2cap: inout L2CAPLayer) -> [L2CAPEvent] { base.drain(&l2cap) }
+    func frame(_ text: String) -> [UInt8] { base.frame(text) }
 
     @Test func requestGoesOutOnTheSignalingChannel() {
         var l2cap = layer()
