@@ -114,6 +114,21 @@ import Testing
         #expect(host.advertiser.state == .advertising(.fast))
     }
 
+    @Test func bringUpAgainDropsARetryThatWasDue() {
+        let (host, controller) = readyHost()
+        host.startAdvertising(payload)
+        while let packet = host.pollTransmit(now: .zero) {
+            let command = HCICommand(body: packet.body)!
+            host.receive(controller.commandComplete(command.opcode, [command.opcode == .leSetAdvertisingEnable ? 0x0C : 0]), now: .zero)
+        }
+        #expect(host.advertiser.nextDeadline == Instant(milliseconds: 500))
+        // The transport is opened again without a close in between.
+        host.start(now: Instant(milliseconds: 100))
+        #expect(!host.isReady)
+        // Only the end of the fast period is left: no retry into a controller in bring-up.
+        #expect(host.advertiser.nextDeadline == Instant(milliseconds: 30_000))
+    }
+
     @Test func advertisingComesBackAfterAControllerReset() {
         let (host, controller) = readyHost()
         host.setIdentityAddress(identity)
