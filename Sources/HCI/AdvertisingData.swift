@@ -12,6 +12,8 @@ public struct AdvertisingData: Equatable {
     public var serviceUUIDs: [BluetoothUUID] = []
     /// True when a list was marked complete (types 0x03, 0x05, 0x07).
     public var serviceListComplete = false
+    /// Services the advertiser solicits (AD types 0x14, 0x1F, 0x15).
+    public var solicitedServiceUUIDs: [BluetoothUUID] = []
     public var manufacturerData: [(company: UInt16, data: [UInt8])] = []
     public var txPower: Int8?
     public var appearance: UInt16?
@@ -28,7 +30,10 @@ public struct AdvertisingData: Equatable {
     public static let typeShortName: UInt8 = 0x08
     public static let typeCompleteName: UInt8 = 0x09
     public static let typeTxPower: UInt8 = 0x0A
+    public static let typeSolicitation16: UInt8 = 0x14
+    public static let typeSolicitation128: UInt8 = 0x15
     public static let typeAppearance: UInt8 = 0x19
+    public static let typeSolicitation32: UInt8 = 0x1F
     public static let typeManufacturer: UInt8 = 0xFF
 
     public init() {}
@@ -41,6 +46,7 @@ public struct AdvertisingData: Equatable {
     public static func == (a: AdvertisingData, b: AdvertisingData) -> Bool {
         a.flags == b.flags && a.shortName == b.shortName && a.completeName == b.completeName
             && a.serviceUUIDs == b.serviceUUIDs && a.serviceListComplete == b.serviceListComplete
+            && a.solicitedServiceUUIDs == b.solicitedServiceUUIDs
             && a.txPower == b.txPower && a.appearance == b.appearance && a.malformedCount == b.malformedCount
             && a.manufacturerData.count == b.manufacturerData.count
             && zip(a.manufacturerData, b.manufacturerData).allSatisfy { $0.company == $1.company && $0.data == $1.data }
@@ -85,6 +91,12 @@ public struct AdvertisingData: Equatable {
             addUUIDs(value, width: 4, complete: type == AdvertisingData.typeComplete32)
         case AdvertisingData.typeIncomplete128, AdvertisingData.typeComplete128:
             addUUIDs(value, width: 16, complete: type == AdvertisingData.typeComplete128)
+        case AdvertisingData.typeSolicitation16:
+            addSolicited(value, width: 2)
+        case AdvertisingData.typeSolicitation32:
+            addSolicited(value, width: 4)
+        case AdvertisingData.typeSolicitation128:
+            addSolicited(value, width: 16)
         case AdvertisingData.typeShortName:
             shortName = decodeName(value)
         case AdvertisingData.typeCompleteName:
@@ -105,18 +117,30 @@ public struct AdvertisingData: Equatable {
     }
 
     private mutating func addUUIDs(_ value: ArraySlice<UInt8>, width: Int, complete: Bool) {
+        guard let uuids = uuids(in: value, width: width) else { return }
+        for uuid in uuids where !serviceUUIDs.contains(uuid) { serviceUUIDs.append(uuid) }
+        if complete { serviceListComplete = true }
+    }
+
+    private mutating func addSolicited(_ value: ArraySlice<UInt8>, width: Int) {
+        guard let uuids = uuids(in: value, width: width) else { return }
+        for uuid in uuids where !solicitedServiceUUIDs.contains(uuid) { solicitedServiceUUIDs.append(uuid) }
+    }
+
+    /// A list of `width`-byte UUIDs; nil (and counted as malformed) when
+    /// the length is not a multiple of `width`.
+    private mutating func uuids(in value: ArraySlice<UInt8>, width: Int) -> [BluetoothUUID]? {
         guard value.count % width == 0 else {
             malformedCount += 1
-            return
+            return nil
         }
+        var out: [BluetoothUUID] = []
         var i = value.startIndex
         while i < value.endIndex {
-            if let uuid = BluetoothUUID(littleEndian: value[i..<(i + width)]), !serviceUUIDs.contains(uuid) {
-                serviceUUIDs.append(uuid)
-            }
+            if let uuid = BluetoothUUID(littleEndian: value[i..<(i + width)]) { out.append(uuid) }
             i += width
         }
-        if complete { serviceListComplete = true }
+        return out
     }
 
     /// Names are UTF-8; invalid sequences become U+FFFD rather than failing.
@@ -125,7 +149,7 @@ public struct AdvertisingData: Equatable {
     }
 }
 
-/// Encoding, for tests and for our own advertising if we ever advertise.
+/// Encoding: `ADStructure` builds on it for our own advertising.
 extension AdvertisingData {
     public static func structure(_ type: UInt8, _ value: [UInt8]) -> [UInt8] {
         [UInt8(truncatingIfNeeded: value.count + 1), type] + value

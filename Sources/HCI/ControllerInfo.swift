@@ -51,6 +51,11 @@ public struct Link: Equatable {
     public var handle: ConnectionHandle
     public var role: LinkRole
     public var peer: BluetoothAddress
+    /// The address we used on this link: the public address as central,
+    /// the static random identity (when set) as peripheral. SMP confirms it.
+    public var localAddress: BluetoothAddress
+    /// The on-air private address of a peer the controller resolved.
+    public var peerResolvablePrivateAddress: BluetoothAddress?
     public var interval: UInt16
     public var latency: UInt16
     public var supervisionTimeout: UInt16

@@ -60,7 +60,8 @@ public struct HostConfiguration {
 /// send and `HostEvent`s. It owns command flow control
 /// (Num_HCI_Command_Packets), ACL flow control (the controller's buffer count
 /// and Number Of Completed Packets), ACL fragmentation and reassembly,
-/// controller bring-up and recovery, scanning and LE connections.
+/// controller bring-up and recovery, scanning and LE connections as
+/// central, and advertising (the `Advertiser`) for links as peripheral.
 public final class Host {
     public let configuration: HostConfiguration
     public private(set) var controller = ControllerInfo()
@@ -69,6 +70,19 @@ public final class Host {
     public private(set) var isScanning = false
     /// The peer of an LE Create Connection in progress.
     public private(set) var connectingTo: BluetoothAddress?
+    /// Our advertising: what the owner asked for and where it stands.
+    public private(set) var advertiser = Advertiser()
+
+    /// The scan the owner asked for, kept to resume it after a pause for
+    /// the resolving list (which must not change while the controller scans).
+    private struct ScanSettings {
+        var active: Bool
+        var interval: UInt16
+        var window: UInt16
+        var filterDuplicates: Bool
+    }
+    private var scanPausedForLists: ScanSettings?
+    private var lastScan = ScanSettings(active: true, interval: 0x0060, window: 0x0030, filterDuplicates: false)
 
     /// Sees every packet in both directions, for btsnoop traces.
     public var packetObserver: ((HCIPacket, TraceDirection) -> Void)?
@@ -155,7 +169,7 @@ public final class Host {
 
     /// When the host next needs `handleTimeout`.
     public var nextDeadline: Instant? {
-        var deadline = recoveryAt
+        var deadline = earliest(recoveryAt, advertiser.nextDeadline)
         for pending in inFlight { deadline = earliest(deadline, pending.deadline) }
         if let since = creditsExhaustedAt {
             deadline = earliest(deadline, since.adding(milliseconds: configuration.commandTimeoutMilliseconds))
@@ -165,6 +179,8 @@ public final class Host {
 
     public func handleTimeout(now: Instant) {
         self.now = now
+        advertiser.handleTimeout(now: now)
+        pumpAdvertiser()
         if let at = recoveryAt, at <= now {
             recoveryAt = nil
             bringUp()
@@ -213,6 +229,12 @@ public final class Host {
     }
 
     public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
+        if scanPausedForLists != nil {
+            // Resumed with these settings once the lists are programmed.
+            scanPausedForLists = ScanSettings(active: active, interval: interval, window: window, filterDuplicates: filterDuplicates)
+            return
+        }
+        lastScan = ScanSettings(active: active, interval: interval, window: window, filterDuplicates: filterDuplicates)
         if isScanning { send(.leSetScanEnable(false, filterDuplicates: false)) }
         send(.leSetScanParameters(active: active, interval: interval, window: window))
         send(.leSetScanEnable(true, filterDuplicates: filterDuplicates)) { [unowned(unsafe) self] result in
@@ -221,6 +243,7 @@ public final class Host {
     }
 
     public func stopScanning() {
+        scanPausedForLists = nil
         guard isScanning else { return }
         isScanning = false
         send(.leSetScanEnable(false, filterDuplicates: false))
@@ -254,6 +277,90 @@ public final class Host {
     public func disconnect(_ handle: ConnectionHandle, reason: HCIStatus = .remoteUserTerminated) {
         guard links[handle] != nil else { return }
         send(.disconnect(handle, reason: reason))
+    }
+
+    // MARK: - Advertising and peripheral links
+
+    /// Our identity as peripheral: advertising uses it as own address
+    /// (type random). Set it before `start`, so LE Set Random Address goes
+    /// out before any scan (controllers before 5.3 refuse it while scanning).
+    /// Scanning and connecting as central keep the public address.
+    public func setIdentityAddress(_ address: StaticRandomAddress) {
+        advertiser.setIdentity(address)
+        pumpAdvertiser()
+    }
+
+    /// Advertises `payload`, connectable: 20 ms for 30 s, then 152.5 ms.
+    /// Paused while a phone is connected to us, fast again when it leaves;
+    /// kept through controller resets. A new payload replaces the old.
+    public func startAdvertising(_ payload: AdvertisingPayload) {
+        advertiser.start(payload, now: now)
+        pumpAdvertiser()
+    }
+
+    /// The slow interval at once, before the 30 s are up.
+    public func slowAdvertising() {
+        advertiser.slowDown()
+        pumpAdvertiser()
+    }
+
+    public func stopAdvertising() {
+        advertiser.stop()
+        pumpAdvertiser()
+    }
+
+    /// Who may connect. `advertiser.filtering` then says whether the
+    /// controller enforces it or the owner must refuse strangers itself.
+    public func setAdvertisingAudience(_ audience: AdvertisingAudience) {
+        advertiser.setAudience(audience)
+        pumpAdvertiser()
+    }
+
+    /// Answers `.longTermKeyRequest` on a peripheral link with the key
+    /// (16 octets, least significant first); Encryption Change follows.
+    public func replyToLongTermKeyRequest(_ handle: ConnectionHandle, ltk: [UInt8]) {
+        guard links[handle] != nil else {
+            Log.debug("hci", "LTK for link \(handle), which is gone; dropped")
+            return
+        }
+        guard ltk.count == 16 else {
+            Log.error("hci", "LTK of \(ltk.count) octets for \(handle); refusing the request instead")
+            return refuseLongTermKeyRequest(handle)
+        }
+        send(.leLongTermKeyRequestReply(handle, ltk: ltk)) { result in
+            if !result.status.isSuccess { Log.warning("hci", "LTK Request Reply on \(handle): \(result.status)") }
+        }
+    }
+
+    /// No key for this peer: the controller refuses encryption and the
+    /// phone learns it has to pair again.
+    public func refuseLongTermKeyRequest(_ handle: ConnectionHandle) {
+        guard links[handle] != nil else { return }
+        send(.leLongTermKeyRequestNegativeReply(handle)) { result in
+            if !result.status.isSuccess { Log.warning("hci", "LTK Request Negative Reply on \(handle): \(result.status)") }
+        }
+    }
+
+    /// Sends what the advertiser needs next, one command at a time, and
+    /// pauses the scan while the resolving list changes.
+    private func pumpAdvertiser() {
+        guard isReady else { return }
+        if advertiser.needsScanningPaused, isScanning {
+            Log.info("hci", "scanning paused while the resolving list is programmed")
+            let settings = lastScan
+            stopScanning()
+            scanPausedForLists = settings
+        } else if !advertiser.needsScanningPaused, let settings = scanPausedForLists {
+            scanPausedForLists = nil
+            startScanning(active: settings.active, interval: settings.interval, window: settings.window,
+                          filterDuplicates: settings.filterDuplicates)
+        }
+        while let command = advertiser.nextCommand(now: now) {
+            send(command) { [unowned(unsafe) self] result in
+                self.advertiser.completed(result, now: self.now)
+                self.pumpAdvertiser()
+            }
+        }
     }
 
     /// Queues a complete L2CAP frame for a link; it is cut to the
@@ -364,12 +471,20 @@ public final class Host {
                 emit(.connectionFailed(peer: c.peer, status: c.status))
                 return
             }
-            let link = Link(handle: c.handle, role: c.role, peer: c.peer, interval: c.interval,
+            // As peripheral the controller advertised with our identity
+            // when one is set; as central it uses the public address.
+            let local = c.role == .peripheral ? (advertiser.identity?.address ?? controller.address) : controller.address
+            let link = Link(handle: c.handle, role: c.role, peer: c.peer, localAddress: local,
+                            peerResolvablePrivateAddress: c.peerResolvablePrivateAddress, interval: c.interval,
                             latency: c.latency, supervisionTimeout: c.supervisionTimeout)
             links[c.handle] = link
             aclInFlight[c.handle] = 0
             Log.info("hci", "connected to \(c.peer) as \(c.role == .central ? "central" : "peripheral"), handle \(c.handle), interval \(c.interval)")
             requestLongPDUs(on: c.handle)
+            if c.role == .peripheral {
+                advertiser.peripheralConnected(c.handle)
+                pumpAdvertiser()
+            }
             emit(.connected(link))
         case let .advertisingReports(reports):
             for report in reports { emit(.advertisingReport(report)) }
@@ -478,6 +593,10 @@ public final class Host {
     private func emit(_ event: HostEvent) { events.append(event) }
 
     private func linkGone(_ handle: ConnectionHandle) {
+        if links[handle]?.role == .peripheral {
+            advertiser.peripheralDisconnected(handle, now: now)
+            pumpAdvertiser()
+        }
         links[handle] = nil
         aclCredits = min(controller.aclBufferCount, aclCredits + (aclInFlight[handle] ?? 0))
         aclInFlight[handle] = nil
@@ -492,6 +611,8 @@ public final class Host {
     private func bringUp() {
         generation += 1
         isReady = false
+        // A reset controller forgets its advertising too.
+        advertiser.controllerLost()
         controller = ControllerInfo()
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1
@@ -525,6 +646,10 @@ public final class Host {
         controller = info
         aclCredits = info.aclBufferCount
         isReady = true
+        // Before `.ready` reaches the owner: our identity address goes to
+        // the controller ahead of any scan the owner starts.
+        advertiser.controllerReady(info, now: now)
+        pumpAdvertiser()
         recoveryBackoff = configuration.recoveryBackoffMilliseconds
         Log.info("hci", "controller \(info.address) ready: Bluetooth \(info.versionName), manufacturer 0x\(hex(info.manufacturer, digits: 4)), LE ACL \(info.aclBufferCount) x \(info.aclDataLength) bytes")
         emit(.ready(info))
@@ -544,6 +669,7 @@ public final class Host {
     private func dropEverything(failCommands: Bool) {
         isReady = false
         isScanning = false
+        scanPausedForLists = nil
         let lostLinks = links.keys.sorted()
         for handle in lostLinks {
             linkGone(handle)
@@ -553,6 +679,7 @@ public final class Host {
             connectingTo = nil
             emit(.connectionFailed(peer: peer, status: .hardwareFailure))
         }
+        advertiser.controllerLost()
         reassembler.dropAll()
         aclQueues.removeAll()
         aclOrder.removeAll()

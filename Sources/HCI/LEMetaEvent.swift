@@ -11,6 +11,10 @@ public struct LEConnectionComplete: Equatable {
     public var latency: UInt16
     /// In 10 ms units.
     public var supervisionTimeout: UInt16
+    /// Enhanced Connection Complete only: the private address the peer used
+    /// on air when the controller resolved it to the identity in `peer`.
+    /// SMP needs it: pairing confirms the addresses of the connection.
+    public var peerResolvablePrivateAddress: BluetoothAddress? = nil
 }
 
 /// One advertiser's report: legacy and extended reports both end up here.
@@ -52,10 +56,14 @@ public enum LEMetaEvent: Equatable {
         case LEMetaEvent.subeventConnectionComplete, LEMetaEvent.subeventEnhancedConnectionComplete:
             guard let s = r.u8(), let h = r.u16(), let roleByte = r.u8(), let typeByte = r.u8(),
                   let addr = r.bytes(6) else { return nil }
+            var peerRPA: BluetoothAddress?
             if sub == LEMetaEvent.subeventEnhancedConnectionComplete {
-                // Local and peer resolvable private addresses; the peer field
-                // above already holds the identity when the controller resolved it.
-                guard r.skip(12) else { return nil }
+                // Local and peer resolvable private addresses (zeros when
+                // unused); the peer field above holds the identity when the
+                // controller resolved the peer's.
+                guard r.skip(6), let rpa = r.bytes(6) else { return nil }
+                let address = BluetoothAddress(littleEndian: rpa, kind: .random)
+                if let address, address.value != 0 { peerRPA = address }
             }
             guard let interval = r.u16(), let latency = r.u16(), let timeout = r.u16(), r.u8() != nil,
                   let kind = BluetoothAddress.Kind(rawValue: typeByte & 0x03),
@@ -63,7 +71,7 @@ public enum LEMetaEvent: Equatable {
             let role = LinkRole(rawValue: roleByte) ?? .central
             self = .connectionComplete(LEConnectionComplete(status: HCIStatus(s), handle: ConnectionHandle(h), role: role,
                                                             peer: peer, interval: interval, latency: latency,
-                                                            supervisionTimeout: timeout))
+                                                            supervisionTimeout: timeout, peerResolvablePrivateAddress: peerRPA))
         case LEMetaEvent.subeventAdvertisingReport:
             guard let n = r.u8() else { return nil }
             var reports: [AdvertisingReport] = []

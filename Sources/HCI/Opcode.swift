@@ -32,10 +32,16 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
     public static let leReadBufferSize = HCIOpcode(ogf: 0x08, ocf: 0x0002)
     public static let leReadLocalSupportedFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0003)
     public static let leSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0005)
+    public static let leSetAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0006)
+    public static let leSetAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0008)
+    public static let leSetScanResponseData = HCIOpcode(ogf: 0x08, ocf: 0x0009)
+    public static let leSetAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x000A)
     public static let leSetScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x000B)
     public static let leSetScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
     public static let leCreateConnection = HCIOpcode(ogf: 0x08, ocf: 0x000D)
     public static let leCreateConnectionCancel = HCIOpcode(ogf: 0x08, ocf: 0x000E)
+    public static let leClearFilterAcceptList = HCIOpcode(ogf: 0x08, ocf: 0x0010)
+    public static let leAddDeviceToFilterAcceptList = HCIOpcode(ogf: 0x08, ocf: 0x0011)
     public static let leConnectionUpdate = HCIOpcode(ogf: 0x08, ocf: 0x0013)
     public static let leReadRemoteFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0016)
     public static let leEncrypt = HCIOpcode(ogf: 0x08, ocf: 0x0017)
@@ -67,10 +73,16 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
         leReadBufferSize.value: "LE_Read_Buffer_Size",
         leReadLocalSupportedFeatures.value: "LE_Read_Local_Supported_Features",
         leSetRandomAddress.value: "LE_Set_Random_Address",
+        leSetAdvertisingParameters.value: "LE_Set_Advertising_Parameters",
+        leSetAdvertisingData.value: "LE_Set_Advertising_Data",
+        leSetScanResponseData.value: "LE_Set_Scan_Response_Data",
+        leSetAdvertisingEnable.value: "LE_Set_Advertising_Enable",
         leSetScanParameters.value: "LE_Set_Scan_Parameters",
         leSetScanEnable.value: "LE_Set_Scan_Enable",
         leCreateConnection.value: "LE_Create_Connection",
         leCreateConnectionCancel.value: "LE_Create_Connection_Cancel",
+        leClearFilterAcceptList.value: "LE_Clear_Filter_Accept_List",
+        leAddDeviceToFilterAcceptList.value: "LE_Add_Device_To_Filter_Accept_List",
         leConnectionUpdate.value: "LE_Connection_Update",
         leReadRemoteFeatures.value: "LE_Read_Remote_Features",
         leEncrypt.value: "LE_Encrypt",

@@ -6,8 +6,10 @@ import BluetoothCore
 ///
 /// Inputs: `linkConnected`, `linkDisconnected`, `receive(frame:on:)` (complete
 /// basic frames from HCI), `send(_:on:channel:)` (payloads from ATT and SMP).
-/// Output: `pollEvent()` until nil. It keeps no timers (it never sends a
-/// signaling request, so it never waits for a response).
+/// Output: `pollEvent()` until nil. Its one signaling request, the
+/// Connection Parameter Update Request of a peripheral link, has its own
+/// answers (`pollParameterUpdateAnswer()`) and a response timeout
+/// (`nextDeadline`, `handleTimeout(now:)`).
 public struct L2CAPLayer {
     /// Our signaling MTU: the LE minimum. Larger commands get a Command
     /// Reject "signaling MTU exceeded" (Core Vol 3 Part A 4).
@@ -15,6 +17,9 @@ public struct L2CAPLayer {
 
     public private(set) var links: [ConnectionHandle: L2CAPLink] = [:]
     var events = FIFO<L2CAPEvent>()
+    var pendingUpdates: [ConnectionHandle: PendingParameterUpdate] = [:]
+    var updateAnswers = FIFO<ParameterUpdateAnswer>()
+    var lastIdentifier: UInt8 = 0
 
     public init() {}
 
@@ -27,6 +32,8 @@ public struct L2CAPLayer {
 
     public mutating func linkDisconnected(_ handle: ConnectionHandle) {
         links[handle] = nil
+        // A request on a link that is gone answers nothing.
+        pendingUpdates[handle] = nil
     }
 
     public mutating func pollEvent() -> L2CAPEvent? { events.popFirst() }

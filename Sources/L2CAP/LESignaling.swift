@@ -113,9 +113,12 @@ extension L2CAPLayer {
             Log.info("l2cap", "credits for an unknown channel on \(link.handle) ignored")
 
         default:
+            if code.isResponse, answerParameterUpdate(code, identifier, data: &data, link: link) {
+                return
+            }
             if code.isResponse {
-                // We never send signaling requests, so this answers nothing.
-                // Never reject a response: two stacks would loop.
+                // Our only request is the parameter update, so this answers
+                // nothing. Never reject a response: two stacks would loop.
                 Log.warning("l2cap", "unsolicited \(code) (identifier \(identifier)) on \(link.handle) ignored")
             } else {
                 Log.info("l2cap", "\(code) on \(link.handle) not understood")

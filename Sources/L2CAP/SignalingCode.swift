@@ -19,8 +19,8 @@ public struct SignalingCode: Hashable, CustomStringConvertible {
     public static let creditBasedReconfigureRequest = SignalingCode(0x19)
     public static let creditBasedReconfigureResponse = SignalingCode(0x1A)
 
-    /// Answers to requests. We never send a signaling request, so any of
-    /// these arriving is unsolicited.
+    /// Answers to requests. Our only request is the Connection Parameter
+    /// Update Request as peripheral; any other answer is unsolicited.
     public var isResponse: Bool {
         switch self {
         case .commandReject, .disconnectionResponse, .connectionParameterUpdateResponse,

@@ -3,7 +3,12 @@ import BluetoothCore
 
 /// The H4 byte stream from the controller, cut into reads at input-derived
 /// points: first through a bare H4Framer, then through a ready Host with a
-/// link (events, ACL reassembly, flow control, recovery on timeouts).
+/// link (events, ACL reassembly, flow control, recovery on timeouts) that
+/// also advertises as its static identity: between reads the owner starts,
+/// slows, stops or restricts advertising and answers LTK requests, so the
+/// input's Command Completes, connections as peripheral and disconnections
+/// drive the Advertiser. Every advertising command it sends is well formed,
+/// and it never leaves a deadline in the past.
 enum H4Target {
     static let target = FuzzTarget(name: "h4", run: run, seeds: seeds)
 
@@ -44,15 +49,63 @@ enum H4Target {
 
         var now = Instant(milliseconds: 1_000)
         let host = ReadyHost.make(now: now)
+        host.setIdentityAddress(identity)
+        host.startAdvertising(payload)
         for read in reads {
             now = now.adding(milliseconds: Int64(random.below(2_500)))
             host.receive(data[read], now: now)
-            if let deadline = host.nextDeadline, deadline <= now { host.handleTimeout(now: now) }
+            if let deadline = host.nextDeadline, deadline <= now {
+                host.handleTimeout(now: now)
+                if let next = host.advertiser.nextDeadline {
+                    invariant(next > now, "the advertiser left a deadline in the past: \(next) at \(now)")
+                }
+            }
             if random.below(6) == 0 {
                 // Traffic of our own keeps ACL flow control busy.
                 host.sendL2CAP(H4.l2cap(channel: 0x0004, [UInt8](repeating: 0x0A, count: random.below(70))), on: ReadyHost.link)
             }
+            if random.below(5) == 0 { owner(host, random.below(8)) }
             drain(host, now: now)
+        }
+    }
+
+    static let identity = StaticRandomAddress(text: "C3:44:55:66:77:88")!
+    static let payload = AdvertisingPayload.accessory(name: "NavigationNotifier",
+                                                      soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!])
+
+    /// What the owner of a peripheral head unit asks of the host.
+    static func owner(_ host: Host, _ choice: Int) {
+        let handle = host.links.keys.sorted().last ?? ReadyHost.link
+        switch choice {
+        case 0: host.startAdvertising(payload)
+        case 1: host.slowAdvertising()
+        case 2: host.stopAdvertising()
+        case 3: host.setAdvertisingAudience(.bonded([BondedIdentity(address: ReadyHost.peer, irk: [UInt8](repeating: 0x11, count: 16))],
+                                                    localIRK: [UInt8](repeating: 0x22, count: 16)))
+        case 4: host.setAdvertisingAudience(.anyone)
+        case 5: host.replyToLongTermKeyRequest(handle, ltk: [UInt8](repeating: 0x33, count: 16))
+        case 6: host.refuseLongTermKeyRequest(handle)
+        default: host.startScanning(active: true)
+        }
+    }
+
+    /// An advertising command as the specification lays it out.
+    static func checkAdvertising(_ command: HCICommand) {
+        let p = command.parameters
+        switch command.opcode {
+        case .leSetAdvertisingData, .leSetScanResponseData:
+            invariant(p.count == 32 && Int(p[0]) <= 31, "\(command.opcode) of \(p.count) bytes, significant \(p.first ?? 0)")
+        case .leSetAdvertisingParameters:
+            invariant(p.count == 15, "advertising parameters of \(p.count) bytes")
+            let min = le16(p, 0), max = le16(p, 2)
+            invariant(min == max && (0x20...0x4000).contains(min), "advertising interval \(min)..\(max)")
+            invariant(p[5] <= 1 && (p[14] == 0 || p[14] == 2), "own address type \(p[5]), filter policy \(p[14])")
+        case .leSetAdvertisingEnable:
+            invariant(p == [0] || p == [1], "advertising enable \(p)")
+        case .leSetRandomAddress:
+            invariant(p == identity.address.littleEndianBytes, "random address other than our identity")
+        default:
+            break
         }
     }
 
@@ -66,7 +119,11 @@ enum H4Target {
         while let packet = host.pollTransmit(now: now) {
             switch packet.type {
             case .command:
-                invariant(HCICommand(body: packet.body) != nil, "malformed command sent")
+                guard let command = HCICommand(body: packet.body) else {
+                    invariant(false, "malformed command sent")
+                    return
+                }
+                checkAdvertising(command)
             case .aclData:
                 guard let acl = ACLPacket(body: packet.body) else {
                     invariant(false, "malformed ACL packet sent")
@@ -113,10 +170,27 @@ enum H4Target {
                 + [0x01, 0x00, 0xFF, 0x7F, 0xB0, 0x00, 0x00, 0x00] + [UInt8](repeating: 0, count: 6)
                 + [UInt8(advertisingData.count)] + advertisingData)),
             ("command-status-error", H4.event(0x0F, [0x0C, 0x01, 0x0D, 0x20])),
+            // Our advertising accepted step by step, refused once, then a
+            // phone connects to us as central and leaves.
+            ("advertising-accepted", advertisingAccepted(status: 0x00)),
+            ("advertising-disallowed", advertisingAccepted(status: 0x0C)),
+            ("peripheral-link-and-loss", advertisingAccepted(status: 0x00)
+                + H4.connectionComplete(handle: other, peer: phone, role: 1)
+                + H4.leMeta(0x05, [0x41, 0x00] + [UInt8](repeating: 0, count: 10))
+                + H4.event(0x05, [0x00, 0x41, 0x00, 0x13])
+                + H4.commandComplete(.leSetAdvertisingEnable, returning: [0x00])),
             ("remote-version", H4.event(0x0C, [0x00, 0x40, 0x00, 0x0B, 0x4C, 0x00, 0x0E, 0x04])),
             ("out-of-sync", [0xFF, 0x00, 0x13, 0x04] + H4.event(0x10, [0x03])),
             ("iso-and-sco", [0x05, 0x40, 0x00, 0x02, 0x00, 0xAA, 0xBB, 0x03, 0x40, 0x00, 0x01, 0xCC]),
         ]
+    }
+
+    /// Command Completes for the advertiser's start-up, in its order; the
+    /// enable answered with `status`.
+    static func advertisingAccepted(status: UInt8) -> [UInt8] {
+        let ok: [HCIOpcode] = [.leSetRandomAddress, .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData]
+        return ok.flatMap { H4.commandComplete($0, returning: [0x00]) }
+            + H4.commandComplete(.leSetAdvertisingEnable, returning: [status])
     }
 
     /// The NavigationNotifier service UUID, least significant byte first.

@@ -4,6 +4,10 @@ import BluetoothCore
 /// Commands on the LE signaling channel, from a central and from a
 /// peripheral peer: every answer is one well-formed C-frame within the
 /// signaling MTU that echoes the identifier, and responses are never answered.
+/// Between them, our own Connection Parameter Update Requests as peripheral
+/// (with input-chosen parameters) and time passing: only sets within Apple's
+/// rules go out, on the peripheral link, one at a time, and each ends in
+/// exactly one answer.
 enum LESignalingTarget {
     static let target = FuzzTarget(name: "le-signaling", run: run, seeds: seeds)
 
@@ -17,10 +21,35 @@ enum LESignalingTarget {
         l2cap.linkConnected(L2CAPLink(handle: central, role: .central, peer: phone))
         l2cap.linkConnected(L2CAPLink(handle: peripheral, role: .peripheral, peer: phone))
         var commands = 0
+        var now = Instant.zero
+        var outstanding = 0
         while !input.isAtEnd, commands < 1_000 {
             commands += 1
             let flags = input.byte()
             let handle = flags & 0x01 == 0 ? central : peripheral
+            if flags & 0x04 != 0 {
+                let parameters = ConnectionParameters(intervalMin: input.u16(), intervalMax: input.u16(),
+                                                      peripheralLatency: input.u16(), supervisionTimeout: input.u16())
+                now = now.adding(milliseconds: Int64(input.byte()) * 500)
+                l2cap.handleTimeout(now: now)
+                outstanding -= drainAnswers(&l2cap)
+                let sent = l2cap.requestConnectionParameters(parameters, on: handle, now: now)
+                invariant(!sent || (handle == peripheral && parameters.meetsAppleGuidelines && outstanding == 0),
+                          "request sent on \(handle) for \(parameters) with \(outstanding) outstanding")
+                if sent { outstanding += 1 }
+                var frames = 0
+                while let event = l2cap.pollEvent() {
+                    frames += 1
+                    guard case .transmit(let h, let frame) = event else {
+                        invariant(false, "a request produced \(event)")
+                        continue
+                    }
+                    invariant(h == peripheral && frame.count >= 5 && frame[4] == 0x12, "request is not a parameter update on the peripheral link")
+                    checkAnswer(frame)
+                }
+                invariant(frames == (sent ? 1 : 0), "\(frames) frames for \(sent ? "a request" : "no request")")
+                continue
+            }
             let payload: [UInt8]
             if flags & 0x02 == 0 {
                 // A command with a matching length field.
@@ -50,7 +79,20 @@ enum LESignalingTarget {
                 }
             }
             invariant(answers <= 1, "\(answers) answers to one command")
+            outstanding -= drainAnswers(&l2cap)
+            invariant(outstanding == 0 || l2cap.nextDeadline != nil, "a request waits with no timeout")
         }
+    }
+
+    /// Drains the answers to our requests: each for the peripheral link.
+    static func drainAnswers(_ l2cap: inout L2CAPLayer) -> Int {
+        var count = 0
+        while let answer = l2cap.pollParameterUpdateAnswer() {
+            count += 1
+            invariant(answer.handle == peripheral, "an answer on \(answer.handle), where we never asked")
+            invariant(answer.parameters.meetsAppleGuidelines, "an answer for parameters we would never ask")
+        }
+        return count
     }
 
     /// A frame we send on the signaling channel: one well-formed command
@@ -72,6 +114,11 @@ enum LESignalingTarget {
             s.byte(flags); s.byte(code); s.byte(identifier); s.chunk(body)
             return s.bytes
         }
+        func request(_ min: UInt16, _ max: UInt16, _ latency: UInt16, _ timeout: UInt16, wait: UInt8 = 0) -> [UInt8] {
+            var s = Script()
+            s.byte(0x05); s.u16(min); s.u16(max); s.u16(latency); s.u16(timeout); s.byte(wait)
+            return s.bytes
+        }
         return [
             ("parameter-update-valid", command(0, 0x12, 1, [0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01])),
             ("parameter-update-invalid", command(0, 0x12, 2, [0x28, 0x00, 0x18, 0x00, 0xF4, 0x01, 0x0A, 0x00])),
@@ -86,6 +133,11 @@ enum LESignalingTarget {
             ("unknown-code", command(0, 0x7F, 11, [])),
             ("identifier-zero", command(0, 0x12, 0, [0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01])),
             ("over-mtu", command(0, 0x17, 12, [UInt8](repeating: 0x40, count: 30))),
+            ("request-accepted", request(24, 40, 0, 400) + command(1, 0x13, 1, [0x00, 0x00])),
+            ("request-rejected-then-again", request(24, 40, 0, 400) + command(1, 0x13, 1, [0x01, 0x00]) + request(12, 24, 0, 200)),
+            ("request-not-understood", request(24, 40, 0, 400) + command(1, 0x01, 1, [0x00, 0x00])),
+            ("request-times-out", request(24, 40, 0, 400) + request(24, 40, 0, 400, wait: 61)),
+            ("request-outside-guidelines", request(6, 6, 0, 400)),
             ("length-mismatch", { var s = Script(); s.byte(2); s.chunk([0x12, 0x01, 0x09, 0x00, 0x18]); return s.bytes }()),
         ]
     }

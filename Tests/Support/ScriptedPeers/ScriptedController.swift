@@ -11,6 +11,10 @@ public struct ScriptedController {
     public var aclLength: UInt16 = 27
     public var aclCount: UInt8 = 4
     public var commandCredits: UInt8 = 1
+    /// The 64-octet Supported_Commands mask and the first octet of the LE
+    /// features (LE Encryption only, by default).
+    public var supportedCommands = [UInt8](repeating: 0, count: 64)
+    public var leFeatures: UInt8 = 0x01
     public var sent: [HCIPacket] = []
 
     public static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
@@ -35,13 +39,13 @@ public struct ScriptedController {
         case .readBDAddr:
             return commandComplete(command.opcode, [0, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00])
         case .readLocalSupportedCommands:
-            return commandComplete(command.opcode, [0] + [UInt8](repeating: 0, count: 64))
+            return commandComplete(command.opcode, [0] + supportedCommands)
         case .readLocalSupportedFeatures:
             return commandComplete(command.opcode, [0, 0, 0, 0, 0, 0x40, 0, 0, 0])
         case .leReadBufferSize:
             return commandComplete(command.opcode, [0, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8), aclCount])
         case .leReadLocalSupportedFeatures:
-            return commandComplete(command.opcode, [0, 0x01, 0, 0, 0, 0, 0, 0, 0])
+            return commandComplete(command.opcode, [0, leFeatures, 0, 0, 0, 0, 0, 0, 0])
         default:
             return nil
         }

@@ -1,0 +1,78 @@
+import BluetoothCore
+
+/// A bonded phone as the controller's lists know it.
+public struct BondedIdentity: Equatable {
+    /// The identity address SMP distributed (public or static random).
+    public var address: BluetoothAddress
+    /// Its IRK, least significant octet first; nil for a peer that never
+    /// uses resolvable private addresses. iPhones always do.
+    public var irk: [UInt8]?
+
+    public init(address: BluetoothAddress, irk: [UInt8]?) {
+        self.address = address
+        self.irk = irk
+    }
+}
+
+/// Who may connect to the advertising head unit.
+public enum AdvertisingAudience: Equatable {
+    /// Pairing mode: any phone.
+    case anyone
+    /// Only the bonded phones. `localIRK` is our own IRK, which the
+    /// resolving list wants beside each peer's (least significant octet first).
+    case bonded([BondedIdentity], localIRK: [UInt8])
+}
+
+/// Who turns away a phone that is not in the audience.
+public enum AudienceFiltering: Equatable {
+    /// Nobody: the audience is anyone.
+    case none
+    /// The controller: its filter accept list (behind its resolving list
+    /// for peers with an IRK) ignores everybody else's connection requests.
+    case controller
+    /// The owner: the controller cannot resolve a bonded phone's private
+    /// addresses (no LL Privacy, or no list commands), so an accept list
+    /// would lock the phone out. Advertising stays open and the owner must
+    /// disconnect an unknown identity as soon as the link comes up.
+    case host
+}
+
+extension ControllerInfo {
+    /// LE Clear / Add Device To Filter Accept List (Supported_Commands 26.7, 27.0).
+    public var supportsFilterAcceptList: Bool { supportsCommand(octet: 26, bit: 7) && supportsCommand(octet: 27, bit: 0) }
+
+    /// LL Privacy with LE Add Device To / Clear Resolving List and LE Set
+    /// Address Resolution Enable (34.3, 34.5, 35.1).
+    public var supportsAddressResolution: Bool {
+        supportsLLPrivacy && supportsCommand(octet: 34, bit: 3) && supportsCommand(octet: 34, bit: 5)
+            && supportsCommand(octet: 35, bit: 1)
+    }
+
+    /// How `audience` can be enforced on this controller.
+    public func filtering(for audience: AdvertisingAudience) -> AudienceFiltering {
+        guard case .bonded(let peers, _) = audience else { return .none }
+        guard supportsFilterAcceptList else { return .host }
+        if peers.contains(where: { $0.irk != nil }) && !supportsAddressResolution { return .host }
+        return .controller
+    }
+
+    /// The commands that program the lists for `audience` (with advertising
+    /// disabled). Address resolution is off while the resolving list
+    /// changes (7.8.38 forbids changing it while resolution is on and the
+    /// controller advertises, scans or initiates).
+    func listProgram(for audience: AdvertisingAudience) -> [HCICommand] {
+        guard case .bonded(let peers, let localIRK) = audience else { return [] }
+        let resolving = supportsAddressResolution && peers.contains { $0.irk != nil }
+        var program: [HCICommand] = []
+        if resolving { program += [.leSetAddressResolutionEnable(false), .leClearResolvingList()] }
+        program.append(.leClearFilterAcceptList())
+        for peer in peers { program.append(.leAddDeviceToFilterAcceptList(peer.address)) }
+        if resolving {
+            for peer in peers {
+                if let irk = peer.irk { program.append(.leAddDeviceToResolvingList(peer.address, peerIRK: irk, localIRK: localIRK)) }
+            }
+            program.append(.leSetAddressResolutionEnable(true))
+        }
+        return program
+    }
+}
