@@ -41,7 +41,7 @@ func sentPDUs(_ outputs: [SecurityManagerOutput]) -> [SMPPDU] {
                                        authReq: AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true),
                                        maxEncryptionKeySize: 16, initiatorKeys: .identityKey, responderKeys: .identityKey)
         #expect(phone.response == expected)
-        let shown = h.events.compactMap { e -> Passkey? in if case .displayPasskey(let p) = e { return p } else { return nil } }
+        let shown = h.shownPasskeys
         #expect(shown.count == 1)
         #expect(shown.first == phone.typedPasskey)
         // Responder order: public key after the phone's, 20 answers Cbi and
@@ -64,11 +64,7 @@ func sentPDUs(_ outputs: [SecurityManagerOutput]) -> [SMPPDU] {
         #expect(bond.authenticated && bond.secureConnections && bond.ediv == 0 && bond.rand == 0)
         #expect(phone.receivedIRK == peripheralIdentity.irk)
         #expect(phone.receivedIdentityAddress == peripheralAddress)
-        guard case .encrypted(let security)? = h.events.last else {
-            Issue.record("last output is not .encrypted")
-            return
-        }
-        #expect(security == LinkSecurity(keySize: 16, authenticated: true, secureConnections: true, bonded: true))
+        #expect(h.finalSecurity == LinkSecurity(keySize: 16, authenticated: true, secureConnections: true, bonded: true))
         #expect(h.peripheral.phase == .idle)
         #expect(h.peripheral.nextDeadline == nil)
     }
@@ -104,7 +100,7 @@ func sentPDUs(_ outputs: [SecurityManagerOutput]) -> [SMPPDU] {
         phone.typedPasskey = Passkey(123_456)  // whatever is shown, the user types this
         var h = ResponderHarness(peripheral: makePeripheral(), phone: phone)
         try h.pairFromSettings()
-        let shown = h.events.compactMap { e -> Passkey? in if case .displayPasskey(let p) = e { return p } else { return nil } }
+        let shown = h.shownPasskeys
         try #require(shown.first != Passkey(123_456))
         // The phone reveals Nai first: our check catches the wrong bit.
         #expect(phone.failedWith == .confirmValueFailed)

@@ -6,55 +6,23 @@ import BluetoothCore
 /// MITM, bonding, IRK and identity address both ways), built on the same
 /// toolbox and following Vol 3 Part H as a central would. It can be told
 /// to misbehave.
-final class TestInitiatorPhone {
-    var ioCapability: IOCapability = .keyboardDisplay
+final class TestInitiatorPhone: ScriptedPhone {
     var authReq = AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true, ct2: true)
-    var maxKeySize: UInt8 = 16
     /// iOS offers and asks for the LTK and the identity both ways.
     var initiatorKeys = KeyDistribution.encryptionKey.union(.identityKey)
     var responderKeys = KeyDistribution.encryptionKey.union(.identityKey)
-    var keyPair: P256KeyPair
-    /// Replaces the public key we send (attacks); nil sends our real one.
-    var publicKeyOverride: P256PublicKey? = nil
-    /// What the user types from the head unit's screen; set in advance to
-    /// type a wrong one.
-    var typedPasskey: Passkey? = nil
-    /// The value the phone shows in numeric comparison.
-    var numericValue: UInt32? = nil
-    var irk = IdentityResolvingKey(bytes: spec("0102030405060708090a0b0c0d0e0f10"))!
-    var identityAddress = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
-    var nonces: [[UInt8]] = []
-
-    let phoneAddress: BluetoothAddress
-    let headUnitAddress: BluetoothAddress
-
-    // State of the pairing as the phone sees it.
-    var request: PairingFeatures? = nil
-    var response: PairingFeatures? = nil
-    var preq: [UInt8] = []
-    var pres: [UInt8] = []
-    var peerKey: P256PublicKey? = nil
-    var dhKey: [UInt8] = []
-    var localNonce: [UInt8] = []
-    var peerNonce: [UInt8] = []
-    var peerConfirm: [UInt8] = []
-    var round = 0
     var committedFirstRound = false
     var macKey: [UInt8] = []
-    var ltk: [UInt8] = []
     /// The head unit's DHKey check matched: the phone starts encryption.
     var readyToEncrypt = false
-    var failedWith: PairingFailureReason? = nil
-    var receivedIRK: IdentityResolvingKey? = nil
-    var receivedIdentityAddress: BluetoothAddress? = nil
     /// The head unit's keys had all arrived when the phone sent its own.
     var sentKeysAfterTheirs: Bool? = nil
-    var log: [SMPCode] = []
+
+    var phoneAddress: BluetoothAddress { centralAddress }
+    var headUnitAddress: BluetoothAddress { peripheralAddress }
 
     init(phone: BluetoothAddress, headUnit: BluetoothAddress, keyPair: P256KeyPair? = nil) throws {
-        phoneAddress = phone
-        headUnitAddress = headUnit
-        self.keyPair = try keyPair ?? P256KeyPair.generate()
+        try super.init(central: phone, peripheral: headUnit, keyPair: keyPair)
     }
 
     var method: MethodSelection {
@@ -62,12 +30,6 @@ final class TestInitiatorPhone {
         return MethodSelection.select(initiator: request, responder: response, secureConnections: true)
     }
 
-    func nonce() -> [UInt8] {
-        if !nonces.isEmpty { return nonces.removeFirst() }
-        return (try? RandomSource.system.bytes(16)) ?? []
-    }
-
-    var passkeyBit: UInt8 { 0x80 | UInt8(((typedPasskey?.value ?? 0) >> UInt32(round)) & 1) }
     var a: [UInt8] { SMPAddress.f5Form(phoneAddress) }
     var b: [UInt8] { SMPAddress.f5Form(headUnitAddress) }
     var r: [UInt8] { method.method == .passkeyEntry ? (typedPasskey?.f6Value ?? []) : [UInt8](repeating: 0, count: 16) }
@@ -144,16 +106,11 @@ final class TestInitiatorPhone {
             guard expected == eb else { return fail(.dhKeyCheckFailed) }
             readyToEncrypt = true
             return []
-        case .pairingFailed(let reason):
-            failedWith = reason
-            return []
-        case .identityInformation(let irk):
-            receivedIRK = irk
-            return []
-        case .identityAddressInformation(let address):
-            receivedIdentityAddress = address
-            return ownKeys()
+        case .identityAddressInformation:
+            record(pdu)
+            return ownKeys()  // responder's keys first, then ours
         default:
+            record(pdu)
             return []
         }
     }
@@ -170,16 +127,12 @@ final class TestInitiatorPhone {
         sentKeysAfterTheirs = receivedIdentityAddress != nil
         return [SMPPDU.identityInformation(irk).encoded(), SMPPDU.identityAddressInformation(identityAddress).encoded()]
     }
-
-    private func fail(_ reason: PairingFailureReason) -> [[UInt8]] {
-        [SMPPDU.pairingFailed(reason).encoded()]
-    }
 }
 
 /// Runs the head unit's Security Manager as responder against a
 /// `TestInitiatorPhone`, passing PDUs both ways and playing the
 /// controller's part when the phone starts encryption, until nothing moves.
-struct ResponderHarness {
+struct ResponderHarness: PairingRun {
     let peripheral: SecurityManager
     let phone: TestInitiatorPhone
     var now = Instant(milliseconds: 1_000)
@@ -245,14 +198,5 @@ struct ResponderHarness {
         }
         peripheral.encryptionChanged(enabled: true, keySize: size, now: now)
         deliver(phone.encrypted())
-    }
-
-    var failures: [PairingFailure] {
-        events.compactMap { if case .failed(let f) = $0 { return f } else { return nil } }
-    }
-
-    var outcome: PairingOutcome? {
-        for e in events { if case .paired(let o) = e { return o } }
-        return nil
     }
 }
