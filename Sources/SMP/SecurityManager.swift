@@ -441,11 +441,10 @@ public final class SecurityManager {
     private func peerFailed(_ reason: PairingFailureReason, now: Instant) {
         if phase == .awaitingPairingRequest {
             // The phone declines our Security Request (e.g. Pairing Not
-            // Supported): nothing was started, nothing counts as a failure.
+            // Supported). It counts as a failed attempt: asking again at
+            // once would only ping-pong, so the next request backs off.
             Log.warning("smp", "phone \(peerAddress) declined the Security Request: \(reason)")
-            phase = .idle
-            pairingDeadline = nil
-            emit(.failed(.remote(reason)))
+            finishFailure(.remote(reason), now: now)
             return
         }
         guard phase.isPairing else {

@@ -397,15 +397,24 @@ func sentPDUs(_ outputs: [SecurityManagerOutput]) -> [SMPPDU] {
         #expect(peripheral.phase == .timedOut)
     }
 
-    @Test func phoneDecliningTheSecurityRequestIsReported() {
-        let peripheral = makePeripheral()
+    /// A declined Security Request counts as a failed attempt: asking again
+    /// waits for the back-off instead of ping-ponging with the phone.
+    @Test func phoneDecliningTheSecurityRequestIsReportedAndBacksOff() {
+        let limiter = PairingAttemptLimiter()
+        let peripheral = makePeripheral(limiter: limiter)
         peripheral.secure(now: .zero)
         _ = peripheral.drainOutputs()
         peripheral.receive(SMPPDU.pairingFailed(.pairingNotSupported).encoded(), now: .zero)
         let outputs = peripheral.drainOutputs()
         #expect(outputs.count == 1)
         #expect(outputs.contains { if case .failed(.remote(.pairingNotSupported)) = $0 { return true } else { return false } })
-        #expect(peripheral.phase == .idle && peripheral.nextDeadline == nil)
+        #expect(peripheral.phase == .idle)
+        #expect(limiter.consecutiveFailures(phoneRPA) == 1)
+        peripheral.secure(now: .zero)
+        #expect(peripheral.drainOutputs().isEmpty)
+        #expect(peripheral.phase == .waitingToRetry)
+        peripheral.handleTimeout(now: Instant(milliseconds: 2_000))
+        #expect(sentPDUs(peripheral.drainOutputs()) == [.securityRequest(AuthenticationRequirements(rawValue: 0x0D))])
     }
 }
 
