@@ -102,7 +102,8 @@ public final class SecurityManager {
     ///     by resolving its address with `BondRecord.find`), if any.
     ///   - limiter: shared across connections; a private one when omitted.
     ///   - random, makeKeyPair: the system generators; tests inject fixed values.
-    public init(role: SecurityRole = .initiator, configuration: PairingConfiguration, localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
+    public init(role: SecurityRole = .initiator, configuration: PairingConfiguration,
+                localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
                 bond: BondRecord? = nil, limiter: PairingAttemptLimiter = PairingAttemptLimiter(),
                 random: RandomSource = .system,
                 makeKeyPair: @escaping () throws(CryptoError) -> P256KeyPair = { () throws(CryptoError) -> P256KeyPair in
