@@ -22,10 +22,13 @@ public struct BondRecord: Equatable {
     public var secureConnections: Bool
     /// The head unit's IRK when it was distributed to the phone.
     public var localIRK: IdentityResolvingKey?
+    /// The side the head unit paired as. A Secure Connections LTK serves
+    /// either side; a legacy one only the side that received it.
+    public var localRole: SecurityRole
 
     public init(peerIdentityAddress: BluetoothAddress, peerIRK: IdentityResolvingKey?, longTermKey: LongTermKey,
                 ediv: UInt16 = 0, rand: UInt64 = 0, keySize: UInt8, authenticated: Bool,
-                secureConnections: Bool, localIRK: IdentityResolvingKey?) {
+                secureConnections: Bool, localIRK: IdentityResolvingKey?, localRole: SecurityRole = .initiator) {
         self.peerIdentityAddress = peerIdentityAddress
         self.peerIRK = peerIRK
         self.longTermKey = longTermKey
@@ -35,5 +38,6 @@ public struct BondRecord: Equatable {
         self.authenticated = authenticated
         self.secureConnections = secureConnections
         self.localIRK = localIRK
+        self.localRole = localRole
     }
 }

@@ -29,7 +29,9 @@ public enum BondDecodingError: Error, Equatable, CustomStringConvertible {
 /// The CRC covers everything before it. Version 1 payload:
 ///
 ///     flags u8 (bit0 authenticated, bit1 secure connections,
-///               bit2 peer IRK present, bit3 local IRK present)
+///               bit2 peer IRK present, bit3 local IRK present,
+///               bit4 paired as responder; records written before it
+///               existed were all paired as initiator)
 ///     peer identity address type u8 (0 public, 1 random) | address 6
 ///     LTK 16 | EDIV u16 | Rand u64 | key size u8
 ///     [peer IRK 16] [local IRK 16]
@@ -42,6 +44,7 @@ extension BondRecord {
         static let secureConnections: UInt8 = 0x02
         static let peerIRK: UInt8 = 0x04
         static let localIRK: UInt8 = 0x08
+        static let responder: UInt8 = 0x10
     }
 
     public func encoded() -> [UInt8] {
@@ -51,6 +54,7 @@ extension BondRecord {
         if secureConnections { flags |= Flag.secureConnections }
         if peerIRK != nil { flags |= Flag.peerIRK }
         if localIRK != nil { flags |= Flag.localIRK }
+        if localRole == .responder { flags |= Flag.responder }
         payload.u8(flags)
         payload.u8(peerIdentityAddress.isRandom ? 1 : 0)
         payload.append(peerIdentityAddress.littleEndianBytes)
@@ -92,7 +96,7 @@ extension BondRecord {
               let ltkBytes = r.bytes(16), let ediv = r.u16(), let rand = r.u64(), let keySize = r.u8() else {
             throw .lengthMismatch
         }
-        guard flags & 0xF0 == 0 else { throw .invalidField("flags") }
+        guard flags & 0xE0 == 0 else { throw .invalidField("flags") }
         guard addressType <= 1,
               let address = BluetoothAddress(littleEndian: addressBytes, kind: addressType == 1 ? .random : .public) else {
             throw .invalidField("address type")
@@ -112,6 +116,7 @@ extension BondRecord {
         guard r.isAtEnd else { throw .lengthMismatch }
         return BondRecord(peerIdentityAddress: address, peerIRK: peerIRK, longTermKey: ltk, ediv: ediv, rand: rand,
                           keySize: keySize, authenticated: flags & Flag.authenticated != 0,
-                          secureConnections: flags & Flag.secureConnections != 0, localIRK: localIRK)
+                          secureConnections: flags & Flag.secureConnections != 0, localIRK: localIRK,
+                          localRole: flags & Flag.responder != 0 ? .responder : .initiator)
     }
 }

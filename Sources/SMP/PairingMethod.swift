@@ -30,10 +30,21 @@ enum PasskeyRole: Equatable {
 }
 
 /// The method chosen from the IO capabilities (Vol 3 Part H Tables 2.7 and
-/// 2.8), seen from the initiator.
+/// 2.8), seen from the initiator (`select`), or from the responder
+/// (`seenByResponder`).
 struct MethodSelection: Equatable {
     var method: PairingMethod
     var passkeyRole: PasskeyRole?
+
+    /// The same method with the passkey roles swapped: when the initiator
+    /// displays, the responder types, and the other way round.
+    var seenByResponder: MethodSelection {
+        switch passkeyRole {
+        case .display?: return MethodSelection(method: method, passkeyRole: .input)
+        case .input?: return MethodSelection(method: method, passkeyRole: .display)
+        default: return self
+        }
+    }
 
     static func select(initiator: PairingFeatures, responder: PairingFeatures, secureConnections: Bool) -> MethodSelection {
         // Without MITM on either side the IO capabilities do not matter.

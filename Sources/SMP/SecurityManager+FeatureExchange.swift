@@ -1,7 +1,8 @@
 import BluetoothCore
 
-/// Phase 1: Pairing Request / Pairing Response, and the policy checks on
-/// what the phone offers.
+/// Phase 1 as initiator: Pairing Request / Pairing Response, and the policy
+/// checks on what the phone offers. Starting a pairing is shared: the
+/// responder's way to start one is a Security Request.
 extension SecurityManager {
     func startPairing(now: Instant) {
         guard phase != .timedOut else {
@@ -19,6 +20,13 @@ extension SecurityManager {
             retryAt = at
             return
         }
+        switch role {
+        case .initiator: sendPairingRequest(now: now)
+        case .responder: sendSecurityRequest(now: now)
+        }
+    }
+
+    private func sendPairingRequest(now: Instant) {
         let bonding = configuration.bonding
         let request = PairingFeatures(
             ioCapability: configuration.ioCapability,
@@ -40,17 +48,7 @@ extension SecurityManager {
         ctx.response = response
         ctx.pres = SMPPDU.pairingResponse(response).encoded()
 
-        guard (7...16).contains(response.maxEncryptionKeySize) else {
-            Log.warning("smp", "phone offers maximum key size \(response.maxEncryptionKeySize)")
-            fail(.invalidParameters, now: now)
-            return
-        }
-        guard response.maxEncryptionKeySize >= configuration.minimumKeySize else {
-            // KNOB (CVE-2019-9506): a short key can be brute-forced.
-            Log.warning("smp", "phone offers only \(response.maxEncryptionKeySize)-octet keys; refused")
-            fail(.encryptionKeySize, now: now)
-            return
-        }
+        guard acceptsKeySize(response.maxEncryptionKeySize, now: now) else { return }
         ctx.keySize = min(ctx.request.maxEncryptionKeySize, response.maxEncryptionKeySize)
         guard response.initiatorKeys.isSubset(of: ctx.request.initiatorKeys),
               response.responderKeys.isSubset(of: ctx.request.responderKeys) else {
@@ -66,19 +64,12 @@ extension SecurityManager {
                 return
             }
             Log.warning("smp", "phone does not support LE Secure Connections: using LE legacy pairing")
-        } else if response.oobDataPresent {
-            // The phone claims our OOB data, which we never handed out.
-            Log.warning("smp", "phone claims OOB data; none was exchanged")
-            fail(.oobNotAvailable, now: now)
+        } else if !acceptsOOBFlag(of: response, now: now) {
             return
         }
         ctx.selection = MethodSelection.select(initiator: ctx.request, responder: response,
                                                secureConnections: ctx.secureConnections)
-        if configuration.requireMITM && !ctx.selection.method.providesMITMProtection {
-            Log.warning("smp", "phone's IO capability \(response.ioCapability) only allows Just Works; MITM protection required")
-            fail(.authenticationRequirements, now: now)
-            return
-        }
+        guard meetsMITMPolicy(ctx.selection, peer: response, now: now) else { return }
         pairing = ctx
         Log.info("smp", "pairing method \(ctx.selection.method), "
             + (ctx.secureConnections ? "LE Secure Connections" : "LE legacy") + ", key size \(ctx.keySize)")
@@ -89,10 +80,45 @@ extension SecurityManager {
         }
     }
 
+    // MARK: Policy checks of both roles
+
+    /// The phone's maximum key size: 7...16 and at least our minimum.
+    func acceptsKeySize(_ size: UInt8, now: Instant) -> Bool {
+        guard (7...16).contains(size) else {
+            Log.warning("smp", "phone offers maximum key size \(size)")
+            fail(.invalidParameters, now: now)
+            return false
+        }
+        guard size >= configuration.minimumKeySize else {
+            // KNOB (CVE-2019-9506): a short key can be brute-forced.
+            Log.warning("smp", "phone offers only \(size)-octet keys; refused")
+            fail(.encryptionKeySize, now: now)
+            return false
+        }
+        return true
+    }
+
+    /// With Secure Connections a set OOB flag on either side selects OOB,
+    /// but we never hand out OOB data: the phone cannot have ours.
+    func acceptsOOBFlag(of features: PairingFeatures, now: Instant) -> Bool {
+        guard features.oobDataPresent else { return true }
+        Log.warning("smp", "phone claims OOB data; none was exchanged")
+        fail(.oobNotAvailable, now: now)
+        return false
+    }
+
+    func meetsMITMPolicy(_ selection: MethodSelection, peer: PairingFeatures, now: Instant) -> Bool {
+        guard configuration.requireMITM && !selection.method.providesMITMProtection else { return true }
+        Log.warning("smp", "phone's IO capability \(peer.ioCapability) only allows Just Works; MITM protection required")
+        fail(.authenticationRequirements, now: now)
+        return false
+    }
+
     /// Passkey Entry: show a fresh passkey, or ask the user to type the
     /// phone's. Returns false when we must wait for the user.
     func preparePasskey(now: Instant) -> Bool {
         guard var ctx = pairing else { return false }
+        // The selection is kept as seen from our side in either role.
         if ctx.selection.passkeyRole == .display {
             guard let passkey = crypto(now, "passkey", { () throws(CryptoError) -> Passkey in try Passkey.random(random) }) else {
                 return false

@@ -1,12 +1,14 @@
 import BluetoothCore
 
 /// Phase 3 (Vol 3 Part H 3.6.1): on the encrypted link the responder sends
-/// its keys first, then we send ours; then the bond is complete.
+/// its keys first, then the initiator sends its own; then the bond is
+/// complete. As initiator we wait for the phone's keys and answer with
+/// ours; as responder we send ours at once and wait for the phone's.
 extension SecurityManager {
     func beginKeyDistribution(now: Instant) {
         guard var ctx = pairing, let response = ctx.response else { return }
         var expected: [SMPCode] = []
-        let keys = response.responderKeys
+        let keys = role == .initiator ? response.responderKeys : response.initiatorKeys
         // With Secure Connections both sides derive the LTK: EncKey is ignored.
         if !ctx.secureConnections && keys.contains(.encryptionKey) {
             expected += [.encryptionInformation, .centralIdentification]
@@ -18,6 +20,7 @@ extension SecurityManager {
         ctx.earlyKeys = []
         pairing = ctx
         phase = .awaitingKeys
+        if role == .responder { sendLocalKeys(now: now) }
         for pdu in early {
             guard phase == .awaitingKeys else { return }
             distributedKey(pdu, now: now)
@@ -73,16 +76,22 @@ extension SecurityManager {
         if ctx.expectedKeys.isEmpty { finishKeyDistribution(now: now) }
     }
 
+    /// Our IRK and identity address, when the agreed distribution has them.
+    private func sendLocalKeys(now: Instant) {
+        guard var ctx = pairing, let response = ctx.response else { return }
+        let keys = role == .initiator ? response.initiatorKeys : response.responderKeys
+        guard keys.contains(.identityKey), let identity = configuration.localIdentity else { return }
+        send(.identityInformation(identity.irk), now: now)
+        send(.identityAddressInformation(identity.address), now: now)
+        ctx.distributedIdentity = identity
+        pairing = ctx
+    }
+
     func finishKeyDistribution(now: Instant) {
-        guard let ctx = pairing, let response = ctx.response else { return }
-        var distributedIdentity: LocalIdentity? = nil
-        if response.initiatorKeys.contains(.identityKey), let identity = configuration.localIdentity {
-            send(.identityInformation(identity.irk), now: now)
-            send(.identityAddressInformation(identity.address), now: now)
-            distributedIdentity = identity
-        }
+        if role == .initiator { sendLocalKeys(now: now) }
+        guard let ctx = pairing else { return }
         let mitm = ctx.selection.method.providesMITMProtection
-        let newBond = makeBond(ctx, localIdentity: distributedIdentity)
+        let newBond = makeBond(ctx)
         pairing = nil
         pairingDeadline = nil
         phase = .idle
@@ -99,7 +108,7 @@ extension SecurityManager {
         emit(.encrypted(security))
     }
 
-    private func makeBond(_ ctx: PairingContext, localIdentity: LocalIdentity?) -> BondRecord? {
+    private func makeBond(_ ctx: PairingContext) -> BondRecord? {
         guard ctx.bondingAgreed else { return nil }
         let ltk: LongTermKey
         var ediv: UInt16 = 0
@@ -122,6 +131,7 @@ extension SecurityManager {
         return BondRecord(peerIdentityAddress: ctx.peerIdentityAddress ?? peerAddress, peerIRK: ctx.peerIRK,
                           longTermKey: ltk, ediv: ediv, rand: rand, keySize: ctx.keySize,
                           authenticated: ctx.selection.method.providesMITMProtection,
-                          secureConnections: ctx.secureConnections, localIRK: localIdentity?.irk)
+                          secureConnections: ctx.secureConnections, localIRK: ctx.distributedIdentity?.irk,
+                          localRole: role)
     }
 }

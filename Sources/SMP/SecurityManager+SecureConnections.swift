@@ -1,8 +1,11 @@
 import BluetoothCore
 
-/// Phase 2 for LE Secure Connections (Vol 3 Part H 2.3.5.6): public key
-/// exchange, authentication stage 1 (Just Works / Numeric Comparison or 20
-/// rounds of Passkey Entry), then the DHKey checks (stage 2).
+/// Phase 2 for LE Secure Connections (Vol 3 Part H 2.3.5.6) in the
+/// initiator's order: public key exchange, authentication stage 1 (Just
+/// Works / Numeric Comparison or 20 rounds of Passkey Entry), then the
+/// DHKey checks (stage 2). The responder's order is in
+/// SecurityManager+ResponderAuthentication.swift; the checks on the
+/// phone's public key are shared.
 extension SecurityManager {
     func startSecureConnections(now: Instant) {
         guard var ctx = pairing else { return }
@@ -15,29 +18,8 @@ extension SecurityManager {
 
     func peerPublicKey(_ key: P256PublicKey, now: Instant) {
         guard var ctx = pairing, let keyPair = ctx.keyPair else { return }
-        if key == P256PublicKey.debugKey && !configuration.allowDebugKeys {
-            Log.warning("smp", "phone uses the SC debug key: its traffic would be readable by anyone; refused")
-            fail(.authenticationRequirements, now: now)
-            return
-        }
-        if key.x == keyPair.publicKey.x {
-            // Our own key reflected back: an impersonation attempt.
-            Log.warning("smp", "phone's public key equals ours; refused")
-            fail(.invalidParameters, now: now)
-            return
-        }
-        do {
-            ctx.dhKey = try keyPair.dhKey(with: key)
-        } catch {
-            if error == .publicKeyNotOnCurve {
-                Log.warning("smp", "phone's public key is not on P-256 (invalid-curve attack); refused")
-                fail(.invalidParameters, now: now)
-            } else {
-                Log.error("smp", "ECDH: \(error)")
-                fail(.unspecifiedReason, now: now)
-            }
-            return
-        }
+        guard let dhKey = sharedSecret(with: key, ours: keyPair, now: now) else { return }
+        ctx.dhKey = dhKey
         ctx.peerPublicKey = key
         pairing = ctx
         switch ctx.selection.method {
@@ -49,19 +31,60 @@ extension SecurityManager {
         }
     }
 
+    /// The DHKey with the phone's public key, after the checks both roles
+    /// make on it; nil after aborting the pairing.
+    func sharedSecret(with key: P256PublicKey, ours keyPair: P256KeyPair, now: Instant) -> [UInt8]? {
+        if key == P256PublicKey.debugKey && !configuration.allowDebugKeys {
+            Log.warning("smp", "phone uses the SC debug key: its traffic would be readable by anyone; refused")
+            fail(.authenticationRequirements, now: now)
+            return nil
+        }
+        if key.x == keyPair.publicKey.x {
+            // Our own key reflected back: an impersonation attempt.
+            Log.warning("smp", "phone's public key equals ours; refused")
+            fail(.invalidParameters, now: now)
+            return nil
+        }
+        do {
+            return try keyPair.dhKey(with: key)
+        } catch {
+            if error == .publicKeyNotOnCurve {
+                Log.warning("smp", "phone's public key is not on P-256 (invalid-curve attack); refused")
+                fail(.invalidParameters, now: now)
+            } else {
+                Log.error("smp", "ECDH: \(error)")
+                fail(.unspecifiedReason, now: now)
+            }
+            return nil
+        }
+    }
+
     /// Passkey Entry round i: commit to bit i with Cai = f4(PKax, PKbx, Nai, 0x80|bit).
     func sendPasskeyConfirm(now: Instant) {
-        guard var ctx = pairing, let local = ctx.keyPair?.publicKey, let peer = ctx.peerPublicKey,
-              let passkey = ctx.passkey else { return }
-        guard let nonce = freshNonce(now) else { return }
-        ctx.localNonce = nonce
-        let r = 0x80 | UInt8(truncatingIfNeeded: (passkey.value >> UInt32(ctx.passkeyRound)) & 1)
-        guard let confirm = crypto(now, "f4", { () throws(CryptoError) -> [UInt8] in
-            try SMPCrypto.f4(u: local.x, v: peer.x, x: nonce, z: r)
-        }) else { return }
-        pairing = ctx
+        guard let confirm = passkeyCommitment(now: now) else { return }
         phase = .awaitingConfirm
         send(.pairingConfirm(confirm), now: now)
+    }
+
+    /// Our commitment of a Passkey Entry round, from a fresh nonce (kept in
+    /// the context): f4(our PKx, their PKx, our nonce, 0x80|bit) in either
+    /// role. nil after aborting the pairing.
+    func passkeyCommitment(now: Instant) -> [UInt8]? {
+        guard var ctx = pairing, let local = ctx.keyPair?.publicKey, let peer = ctx.peerPublicKey,
+              let passkey = ctx.passkey else { return nil }
+        guard let nonce = freshNonce(now) else { return nil }
+        ctx.localNonce = nonce
+        let r = Self.passkeyBit(passkey, round: ctx.passkeyRound)
+        guard let confirm = crypto(now, "f4", { () throws(CryptoError) -> [UInt8] in
+            try SMPCrypto.f4(u: local.x, v: peer.x, x: nonce, z: r)
+        }) else { return nil }
+        pairing = ctx
+        return confirm
+    }
+
+    /// The z of f4 in Passkey Entry round i: 0x80 | bit i of the passkey.
+    static func passkeyBit(_ passkey: Passkey, round: Int) -> UInt8 {
+        0x80 | UInt8(truncatingIfNeeded: (passkey.value >> UInt32(round)) & 1)
     }
 
     func peerConfirm(_ value: [UInt8], now: Instant) {
@@ -90,7 +113,7 @@ extension SecurityManager {
         guard let local = ctx.keyPair?.publicKey, let peer = ctx.peerPublicKey else { return }
         let z: UInt8
         if ctx.selection.method == .passkeyEntry, let passkey = ctx.passkey {
-            z = 0x80 | UInt8(truncatingIfNeeded: (passkey.value >> UInt32(ctx.passkeyRound)) & 1)
+            z = Self.passkeyBit(passkey, round: ctx.passkeyRound)
         } else {
             z = 0
         }

@@ -1,19 +1,25 @@
 import BluetoothCore
 
-/// The Security Manager of one LE connection, head unit as central and
-/// pairing initiator. Sans-I/O: the owner feeds it received SMP PDUs, the
-/// user's answers, link encryption events and time, and drains
-/// `SecurityManagerOutput`s (PDUs to send, things to show, HCI encryption
-/// to start, results) with `pollOutput()`.
+/// The Security Manager of one LE connection, in the role the link gives
+/// the head unit: initiator when it is the central, responder when it is
+/// the peripheral (`SecurityRole`). Sans-I/O: the owner feeds it received
+/// SMP PDUs, the user's answers, link encryption events and time, and
+/// drains `SecurityManagerOutput`s (PDUs to send, things to show, HCI
+/// encryption to start or keys to hand the controller, results) with
+/// `pollOutput()`.
 ///
 /// Typical life on a connection:
-///  1. `secure(now:)` after the connection is up: encrypts with the stored
-///     bond, or pairs (LE Secure Connections, Passkey Entry by default).
+///  1. `secure(now:)` after the connection is up. Initiator: encrypts with
+///     the stored bond, or pairs (LE Secure Connections, Passkey Entry by
+///     default). Responder: sends a Security Request; the phone then
+///     encrypts with its bond or pairs (it may also do so unasked).
 ///  2. Feed every PDU from L2CAP CID 0x0006 to `receive(_:now:)`.
-///  3. Report HCI Encryption Change / Encryption Key Refresh Complete with
+///  3. Responder only: answer every HCI LE Long Term Key Request with what
+///     `longTermKeyRequested(ediv:rand:now:)` returns (`LongTermKeyAnswer`).
+///  4. Report HCI Encryption Change / Encryption Key Refresh Complete with
 ///     `encryptionChanged(enabled:keySize:now:)`, a failed encryption with
 ///     `encryptionFailed(status:now:)`.
-///  4. Call `handleTimeout(now:)` once `nextDeadline` has passed.
+///  5. Call `handleTimeout(now:)` once `nextDeadline` has passed.
 /// Drop the object when the link goes down.
 public final class SecurityManager {
     /// The fixed L2CAP channel of the Security Manager Protocol on LE.
@@ -21,6 +27,8 @@ public final class SecurityManager {
 
     public enum Phase: Equatable, CustomStringConvertible {
         case idle
+        /// Responder: our Security Request is out; the phone pairs or encrypts.
+        case awaitingPairingRequest
         /// A pairing waits for the repeated-attempts back-off to pass.
         case waitingToRetry
         case encryptingWithBond
@@ -39,6 +47,7 @@ public final class SecurityManager {
         public var description: String {
             switch self {
             case .idle: return "idle"
+            case .awaitingPairingRequest: return "awaiting Pairing Request"
             case .waitingToRetry: return "waiting to retry"
             case .encryptingWithBond: return "encrypting with bond"
             case .awaitingPairingResponse: return "awaiting Pairing Response"
@@ -63,6 +72,7 @@ public final class SecurityManager {
         }
     }
 
+    public let role: SecurityRole
     public let configuration: PairingConfiguration
     /// Our address on this connection and the phone's, as used over the air
     /// (for a resolved connection the phone's resolvable private address,
@@ -86,16 +96,20 @@ public final class SecurityManager {
     private var outputs: [SecurityManagerOutput] = []
 
     /// - Parameters:
+    ///   - role: `.initiator` on a link where we are the central,
+    ///     `.responder` where we are the peripheral.
     ///   - bond: the stored bond for this phone (found by identity address or
     ///     by resolving its address with `BondRecord.find`), if any.
     ///   - limiter: shared across connections; a private one when omitted.
     ///   - random, makeKeyPair: the system generators; tests inject fixed values.
-    public init(configuration: PairingConfiguration, localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
+    public init(role: SecurityRole = .initiator, configuration: PairingConfiguration,
+                localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
                 bond: BondRecord? = nil, limiter: PairingAttemptLimiter = PairingAttemptLimiter(),
                 random: RandomSource = .system,
                 makeKeyPair: @escaping () throws(CryptoError) -> P256KeyPair = { () throws(CryptoError) -> P256KeyPair in
                     try P256KeyPair.generate()
                 }) {
+        self.role = role
         self.configuration = configuration
         self.localAddress = localAddress
         self.peerAddress = peerAddress
@@ -142,19 +156,22 @@ public final class SecurityManager {
 
     // MARK: Owner requests
 
-    /// Makes the link secure: encryption with the stored bond, else pairing.
-    /// Does nothing while that is already under way or done.
+    /// Makes the link secure. Initiator: encryption with the stored bond,
+    /// else pairing. Responder: a Security Request, since only the phone
+    /// can start either. Does nothing while that is already under way or done.
     public func secure(now: Instant) {
         guard phase == .idle, linkSecurity == nil else { return }
-        if bond != nil {
-            encryptWithBond()
-        } else {
+        switch role {
+        case .initiator:
+            if bond != nil { encryptWithBond() } else { startPairing(now: now) }
+        case .responder:
             startPairing(now: now)
         }
     }
 
     /// Pairs even when a bond exists (the user asked to pair again, or the
     /// bond is too weak). The new bond replaces the old one when it is done.
+    /// A responder can only ask, with a Security Request.
     public func pair(now: Instant) {
         guard phase == .idle || phase == .waitingToRetry else {
             Log.debug("smp", "pair request ignored in \(phase)")
@@ -177,7 +194,9 @@ public final class SecurityManager {
         }
         ctx.passkey = passkey
         pairing = ctx
-        if ctx.secureConnections {
+        if role == .responder {
+            passkeyEnteredAsResponder(now: now)
+        } else if ctx.secureConnections {
             sendPasskeyConfirm(now: now)
         } else {
             ctx.temporaryKey = passkey.f6Value
@@ -217,7 +236,10 @@ public final class SecurityManager {
             fail(.numericComparisonFailed, now: now)
             return
         }
-        sendDHKeyCheck(now: now)
+        switch role {
+        case .initiator: sendDHKeyCheck(now: now)
+        case .responder: numericComparisonAcceptedAsResponder(now: now)
+        }
     }
 
     /// Abandons a pairing in progress (the user pressed Cancel).
@@ -225,6 +247,12 @@ public final class SecurityManager {
         if phase == .waitingToRetry {
             phase = .idle
             retryAt = nil
+            return
+        }
+        if phase == .awaitingPairingRequest {
+            // Nothing to tell the phone: it was only asked.
+            phase = .idle
+            pairingDeadline = nil
             return
         }
         guard phase.isPairing, let ctx = pairing else { return }
@@ -360,12 +388,18 @@ public final class SecurityManager {
         switch pdu {
         case .pairingFailed(let reason):
             peerFailed(reason, now: now)
-        case .securityRequest(let authReq):
+        case .securityRequest(let authReq) where role == .initiator:
             securityRequest(authReq, now: now)
-        case .pairingRequest:
-            // Only a central starts pairing; we are the central.
-            Log.warning("smp", "phone sent a Pairing Request to the central")
-            if phase.isPairing { fail(.commandNotSupported, now: now) } else { send(.pairingFailed(.commandNotSupported), now: now) }
+        case .pairingRequest(let features) where role == .responder:
+            pairingRequest(features, bytes: bytes, now: now)
+        case .pairingRequest, .securityRequest:
+            // Each goes from one role only (Vol 3 Part H 3.5.1, 3.6.7).
+            Log.warning("smp", "phone sent \(pdu.code) to the \(role)")
+            if phase.isPairing && pairing != nil {
+                fail(.commandNotSupported, now: now)
+            } else {
+                emit(.send(SMPPDU.pairingFailed(.commandNotSupported).encoded()))
+            }
         case .keypressNotification(let type):
             Log.debug("smp", "phone keypress notification \(type.rawValue)")
         default:
@@ -378,19 +412,25 @@ public final class SecurityManager {
         case (.awaitingPairingResponse, .pairingResponse(let features)):
             pairingResponse(features, now: now)
         case (.awaitingPublicKey, .pairingPublicKey(let key)):
-            peerPublicKey(key, now: now)
+            if role == .initiator { peerPublicKey(key, now: now) } else { publicKeyFromInitiator(key, now: now) }
         case (.awaitingConfirm, .pairingConfirm(let value)):
-            peerConfirm(value, now: now)
+            if role == .initiator { peerConfirm(value, now: now) } else { confirmFromInitiator(value, now: now) }
         case (.awaitingRandom, .pairingRandom(let value)):
-            peerRandom(value, now: now)
+            if role == .initiator { peerRandom(value, now: now) } else { randomFromInitiator(value, now: now) }
         case (.awaitingDHKeyCheck, .pairingDHKeyCheck(let value)):
-            peerDHKeyCheck(value, now: now)
+            if role == .initiator { peerDHKeyCheck(value, now: now) } else { dhKeyCheckFromInitiator(value, now: now) }
+        case (.awaitingPasskeyInput, .pairingConfirm(let value)) where role == .responder:
+            // The phone may commit before our user has typed the passkey.
+            keepEarlyPeerValue(confirm: value, now: now)
+        case (.awaitingNumericConfirmation, .pairingDHKeyCheck(let value)) where role == .responder:
+            // Ea comes before our user answers; Eb waits for the answer.
+            keepEarlyPeerValue(dhKeyCheck: value, now: now)
         case (.awaitingKeys, _) where SecurityManager.isKeyDistribution(pdu):
             distributedKey(pdu, now: now)
         case (.awaitingEncryption, _) where SecurityManager.isKeyDistribution(pdu):
             bufferEarlyKey(pdu, now: now)
         default:
-            if phase.isPairing {
+            if phase.isPairing && pairing != nil {
                 Log.warning("smp", "\(pdu.code) out of order (\(phase)); aborting pairing")
                 fail(.unspecifiedReason, now: now)
             } else {
@@ -400,6 +440,14 @@ public final class SecurityManager {
     }
 
     private func peerFailed(_ reason: PairingFailureReason, now: Instant) {
+        if phase == .awaitingPairingRequest {
+            // The phone declines our Security Request (e.g. Pairing Not
+            // Supported). It counts as a failed attempt: asking again at
+            // once would only ping-pong, so the next request backs off.
+            Log.warning("smp", "phone \(peerAddress) declined the Security Request: \(reason)")
+            finishFailure(.remote(reason), now: now)
+            return
+        }
         guard phase.isPairing else {
             Log.info("smp", "Pairing Failed (\(reason)) with no pairing in progress")
             return
@@ -449,9 +497,10 @@ public final class SecurityManager {
         if phase.isPairing { restartTimer(now) }
     }
 
-    /// Vol 3 Part H 3.4: the timer starts with the Pairing Request (the
-    /// first pairing PDU; as central we send it) and restarts on every PDU
-    /// queued for transmission, never on a received one: a phone sending
+    /// Vol 3 Part H 3.4: the timer starts with the Pairing Request (sent as
+    /// initiator, answered at once as responder) or our Security Request,
+    /// and restarts on every PDU queued for transmission, in either role,
+    /// never on a received one: a phone sending
     /// Keypress Notifications (or anything needing no answer) forever
     /// cannot hold the pairing open past 30 s after our last PDU.
     private func restartTimer(_ now: Instant) {

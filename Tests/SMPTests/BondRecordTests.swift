@@ -27,6 +27,18 @@ import BluetoothCore
         #expect(BondRecordTests.full.encoded().count == 4 + 3 + 35 + 32 + 4)
     }
 
+    /// Bit 4 of the flags: paired as responder. Records from before it
+    /// existed decode as paired as initiator.
+    @Test func roleRoundTrips() throws {
+        var responder = BondRecordTests.full
+        responder.localRole = .responder
+        let bytes = responder.encoded()
+        #expect(bytes[7] & 0x10 != 0)
+        #expect(try BondRecord.decode(bytes) == responder)
+        #expect(BondRecordTests.full.encoded()[7] & 0x10 == 0)
+        #expect(try BondRecord.decode(BondRecordTests.full.encoded()).localRole == .initiator)
+    }
+
     @Test func everyTruncationIsRejected() {
         let bytes = BondRecordTests.full.encoded()
         for n in 0..<bytes.count {

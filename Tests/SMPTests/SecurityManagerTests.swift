@@ -33,7 +33,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
 
         #expect(h.failures.isEmpty)
         #expect(!h.encryptionKeyMismatch)
-        let shown = h.events.compactMap { e -> Passkey? in if case .displayPasskey(let p) = e { return p } else { return nil } }
+        let shown = h.shownPasskeys
         #expect(shown.count == 1)
         #expect(shown.first?.text.count == 6)
         // 20 rounds of Confirm + Random, one public key, one DHKey check.
@@ -55,11 +55,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         #expect(phone.receivedIRK == headUnitIdentity.irk)
         #expect(phone.receivedIdentityAddress == headUnitAddress)
 
-        guard case .encrypted(let security)? = h.events.last else {
-            Issue.record("last output is not .encrypted")
-            return
-        }
-        #expect(security == LinkSecurity(keySize: 16, authenticated: true, secureConnections: true, bonded: true))
+        #expect(h.finalSecurity == LinkSecurity(keySize: 16, authenticated: true, secureConnections: true, bonded: true))
         #expect(central.phase == .idle)
         #expect(central.nextDeadline == nil)
         #expect(central.bond == bond)
@@ -150,7 +146,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         try h.run()
         // One bit of 123456 disagrees with the shown passkey in some round
         // (unless it happened to be shown, a one-in-a-million draw).
-        let shown = h.events.compactMap { e -> Passkey? in if case .displayPasskey(let p) = e { return p } else { return nil } }
+        let shown = h.shownPasskeys
         try #require(shown.first != Passkey(123_456))
         // The phone checks our commitment first (we reveal Nai first) and
         // sends Pairing Failed; we do not answer it with another.
@@ -217,7 +213,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         var h = PairingHarness(central: central, phone: phone)
         central.secure(now: h.now)
         try h.run()
-        let shown = h.events.compactMap { e -> Passkey? in if case .displayPasskey(let p) = e { return p } else { return nil } }
+        let shown = h.shownPasskeys
         try #require(shown.first != Passkey(123_456))
         #expect(phone.failedWith == .confirmValueFailed)
         #expect(h.failures == [.local(.confirmValueFailed)])

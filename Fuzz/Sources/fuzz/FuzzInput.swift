@@ -21,6 +21,8 @@ struct FuzzInput {
 
     mutating func u32() -> UInt32 { UInt32(u16()) | UInt32(u16()) << 16 }
 
+    mutating func u64() -> UInt64 { UInt64(u32()) | UInt64(u32()) << 32 }
+
     mutating func bytes(_ count: Int) -> [UInt8] {
         let end = min(bytes.count, offset + max(0, count))
         defer { offset = end }
@@ -46,6 +48,11 @@ struct Script {
     mutating func u32(_ v: UInt32) {
         u16(UInt16(v & 0xFFFF))
         u16(UInt16(v >> 16))
+    }
+
+    mutating func u64(_ v: UInt64) {
+        u32(UInt32(v & 0xFFFF_FFFF))
+        u32(UInt32(v >> 32))
     }
 
     mutating func raw(_ b: [UInt8]) { bytes += b }

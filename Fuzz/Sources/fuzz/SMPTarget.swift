@@ -1,26 +1,32 @@
 import BluetoothCore
 @testable import SMP
 
-/// The head unit's Security Manager in every pairing state. The first input
-/// byte picks a scenario: a configuration, a phone, and the state a valid
+/// The head unit's Security Manager in every pairing state, as initiator
+/// (central) and as responder (peripheral). The first input byte picks a
+/// scenario: a role, a configuration, a phone, and the state a valid
 /// exchange with that phone is stopped in. The rest is a script of fuzzed
-/// PDUs (out of order, malformed, off-curve keys), encryption events, time
-/// and user answers.
+/// PDUs (out of order, malformed, off-curve keys), encryption events, LTK
+/// requests, time and user answers.
 ///
-/// Properties: every PDU we send decodes; no all-zero key is ever used; a
-/// pairing that finishes meets the policy (key size, MITM, Secure
-/// Connections); a pairing in progress always has its SMP timer armed; a
-/// timed-out link stays silent.
+/// Properties: every PDU we send decodes; no all-zero key is ever used or
+/// handed to the controller, and only a responder hands any; a pairing
+/// that finishes meets the policy (key size, MITM, Secure Connections); a
+/// pairing in progress always has its SMP timer armed; a timed-out link
+/// stays silent.
 enum SMPTarget {
     static let target = FuzzTarget(name: "smp", run: run, seeds: seeds)
 
     struct Scenario {
         let name: String
+        var role: SecurityRole = .initiator
         let configuration: PairingConfiguration
-        let phone: () -> FuzzPhone
+        var phone: () -> FuzzPhone = { FuzzPhone(ioCapability: .keyboardDisplay) }
+        /// The phone pairing the responder.
+        var initiator: () -> FuzzInitiatorPhone = { FuzzInitiatorPhone() }
         var bonded = false
         var failedBefore = false
-        /// Call secure(now:) first.
+        /// Call secure(now:) first (a responder sends a Security Request;
+        /// without it the phone pairs unasked).
         var secure = true
         /// Stop the valid exchange as soon as this holds.
         let stop: (SecurityManager) -> Bool
@@ -69,6 +75,37 @@ enum SMPTarget {
             Scenario(name: "legacy-encryption", configuration: legacy, phone: legacyPhone, stop: phase(.awaitingEncryption)),
             Scenario(name: "legacy-keys", configuration: legacy, phone: legacyPhone, stop: phase(.awaitingKeys)),
             Scenario(name: "timed-out", configuration: passkeyDisplay, phone: keyboardPhone, stop: phase(.timedOut)),
+        ] + responderScenarios
+    }()
+
+    /// After the initiator's, so that the seeds' scenario bytes keep their meaning.
+    static let responderScenarios: [Scenario] = {
+        let iPhone = { FuzzInitiatorPhone() }
+        let silentPhone = { FuzzInitiatorPhone(ioCapability: .noInputNoOutput, mitm: false) }
+        let displayPhone = { FuzzInitiatorPhone(ioCapability: .displayOnly) }
+        func responder(_ name: String, _ configuration: PairingConfiguration = passkeyDisplay,
+                       _ phone: @escaping () -> FuzzInitiatorPhone = iPhone, bonded: Bool = false, secure: Bool = false,
+                       stop: @escaping (SecurityManager) -> Bool) -> Scenario {
+            Scenario(name: "responder-" + name, role: .responder, configuration: configuration, initiator: phone,
+                     bonded: bonded, secure: secure, stop: stop)
+        }
+        return [
+            responder("idle", stop: { _ in true }),
+            responder("bonded-idle", bonded: true, stop: { _ in true }),
+            responder("security-request", secure: true, stop: phase(.awaitingPairingRequest)),
+            responder("bonded-security-request", bonded: true, secure: true, stop: phase(.awaitingPairingRequest)),
+            responder("public-key", stop: phase(.awaitingPublicKey)),
+            responder("passkey-confirm", stop: phase(.awaitingConfirm)),
+            responder("passkey-random", stop: phase(.awaitingRandom)),
+            responder("passkey-round-10", stop: { $0.phase == .awaitingConfirm && $0.pairing?.passkeyRound == 10 }),
+            responder("dhkey-check", stop: phase(.awaitingDHKeyCheck)),
+            responder("encryption", stop: phase(.awaitingEncryption)),
+            responder("keys", stop: phase(.awaitingKeys)),
+            responder("paired", stop: { $0.phase == .idle && $0.linkSecurity != nil }),
+            responder("just-works-random", justWorks, silentPhone, stop: phase(.awaitingRandom)),
+            responder("numeric-comparison", yesNo, stop: phase(.awaitingNumericConfirmation)),
+            responder("passkey-input", keyboard, displayPhone, stop: phase(.awaitingPasskeyInput)),
+            responder("timed-out", stop: phase(.timedOut)),
         ]
     }()
 
@@ -82,6 +119,7 @@ enum SMPTarget {
         case encrypted(keySize: UInt8)
         case passkey(UInt32)
         case numeric(Bool)
+        case keyRequest(ediv: UInt16, rand: UInt64)
 
         /// The same, as a script operation of `run`.
         var script: [UInt8] {
@@ -91,6 +129,7 @@ enum SMPTarget {
             case .encrypted(let size): s.byte(4 | 0x40); s.byte(size)
             case .passkey(let value): s.byte(7); s.byte(0); s.u32(value)
             case .numeric(let yes): s.byte(7); s.byte(1); s.byte(yes ? 1 : 0)
+            case .keyRequest(let ediv, let rand): s.byte(7); s.byte(6); s.u16(ediv); s.u64(rand)
             }
             return s.bytes
         }
@@ -100,12 +139,14 @@ enum SMPTarget {
     final class Exchange {
         let central: SecurityManager
         let phone: FuzzPhone
+        let initiator: FuzzInitiatorPhone
         let now: Instant
         var pending: [Input] = []
 
         init(_ scenario: Scenario, now: Instant) {
             self.now = now
             phone = scenario.phone()
+            initiator = scenario.initiator()
             // Counter-based nonces: deterministic, never all zero.
             final class Counter { var value: UInt8 = 0 }
             let counter = Counter()
@@ -115,11 +156,15 @@ enum SMPTarget {
             }
             let limiter = PairingAttemptLimiter()
             if scenario.failedBefore { limiter.recordFailure(FuzzPhone.phoneAddress, now: now) }
-            central = SecurityManager(configuration: scenario.configuration, localAddress: FuzzPhone.centralAddress,
+            central = SecurityManager(role: scenario.role, configuration: scenario.configuration, localAddress: FuzzPhone.centralAddress,
                                       peerAddress: FuzzPhone.phoneAddress, bond: scenario.bonded ? SMPTarget.bond : nil,
                                       limiter: limiter, random: random,
                                       makeKeyPair: { () throws(CryptoError) -> P256KeyPair in FuzzPhone.centralKeyPair })
-            if scenario.secure { central.secure(now: now) }
+            if scenario.secure {
+                central.secure(now: now)
+            } else if scenario.role == .responder {
+                pending.append(.pdu(initiator.pairingRequest()))
+            }
         }
 
         /// Runs the exchange until `stop` holds or nothing moves; what the
@@ -129,6 +174,10 @@ enum SMPTarget {
             while !stop(central), steps < 1_000 {
                 steps += 1
                 if let output = central.pollOutput() {
+                    if central.role == .responder {
+                        answerAsInitiator(output)
+                        continue
+                    }
                     switch output {
                     case .send(let bytes): pending += phone.handle(bytes).map { .pdu($0) }
                     case .displayPasskey(let passkey): phone.passkey = passkey.value
@@ -137,6 +186,10 @@ enum SMPTarget {
                     case .startEncryption: pending += [.encrypted(keySize: 16)] + phone.distributedKeys().map { .pdu($0) }
                     default: break
                     }
+                } else if initiator.readyToEncrypt {
+                    // The phone starts encryption: the controller asks for the key.
+                    initiator.readyToEncrypt = false
+                    pending += [.keyRequest(ediv: 0, rand: 0), .encrypted(keySize: 16)] + initiator.encrypted().map { .pdu($0) }
                 } else if !pending.isEmpty {
                     let input = pending.removeFirst()
                     record?(input)
@@ -147,20 +200,38 @@ enum SMPTarget {
             }
         }
 
+        /// The phone as initiator answers the responder's output.
+        private func answerAsInitiator(_ output: SecurityManagerOutput) {
+            switch output {
+            case .send(let bytes): pending += initiator.handle(bytes).map { .pdu($0) }
+            case .displayPasskey(let passkey):
+                initiator.passkey = passkey.value
+                pending += initiator.passkeyKnown().map { .pdu($0) }
+            case .requestPasskey:
+                pending.append(.passkey(initiator.passkey))
+                pending += initiator.passkeyKnown().map { .pdu($0) }
+            case .confirmNumericComparison: pending.append(.numeric(true))
+            default: break
+            }
+        }
+
         func deliver(_ input: Input) {
             switch input {
             case .pdu(let bytes): central.receive(bytes, now: now)
             case .encrypted(let size): central.encryptionChanged(enabled: true, keySize: size, now: now)
             case .passkey(let value): central.enterPasskey(Passkey(value), now: now)
             case .numeric(let yes): central.confirmNumericComparison(yes, now: now)
+            case .keyRequest(let ediv, let rand): SMPTarget.check(central.longTermKeyRequested(ediv: ediv, rand: rand, now: now), central)
             }
         }
     }
 
     static func start(_ scenario: Scenario) -> Exchange {
         var now = Instant(milliseconds: 10_000)
-        if scenario.name == "timed-out" {
+        if scenario.name.hasSuffix("timed-out") {
             let exchange = Exchange(scenario, now: now)
+            // A responder's timer runs once the phone has started pairing.
+            if scenario.role == .responder { exchange.run(until: phase(.awaitingPublicKey)) }
             now = now.adding(milliseconds: scenario.configuration.timeoutMilliseconds)
             exchange.central.handleTimeout(now: now)
             return exchange
@@ -195,12 +266,13 @@ enum SMPTarget {
                 now = now.adding(milliseconds: Int64(input.u16()) * 10)
                 if let deadline = central.nextDeadline, deadline <= now { central.handleTimeout(now: now) }
             default:
-                switch input.byte() % 6 {
+                switch input.byte() % 8 {
                 case 0: central.enterPasskey(Passkey(input.u32() % 1_000_000), now: now)
                 case 1: central.confirmNumericComparison(input.bool(), now: now)
                 case 2: central.enterPasskey(nil, now: now)
                 case 3: central.cancel(now: now)
                 case 4: central.pair(now: now)
+                case 6: check(central.longTermKeyRequested(ediv: input.u16(), rand: input.u64(), now: now), central)
                 default: central.secure(now: now)
                 }
             }
@@ -225,10 +297,19 @@ enum SMPTarget {
                 }
             }
             if central.phase.isPairing {
-                invariant(central.pairing != nil && central.nextDeadline != nil, "pairing in \(central.phase) without its state or SMP timer")
+                invariant(central.pairing != nil || central.phase == .awaitingPairingRequest,
+                          "pairing in \(central.phase) without its state")
+                invariant(central.nextDeadline != nil, "pairing in \(central.phase) without its SMP timer")
             }
             if wasTimedOut { invariant(central.phase == .timedOut, "left the timed-out state for \(central.phase)") }
         }
+    }
+
+    /// An answer to an LTK request: only a responder gives a key, never an all-zero one.
+    static func check(_ answer: LongTermKeyAnswer, _ manager: SecurityManager) {
+        guard case .replyLongTermKey(let key) = answer else { return }
+        invariant(manager.role == .responder, "a central answered an LTK request with a key")
+        invariant(!key.isAllZero, "an all-zero LTK handed to the controller")
     }
 
     // MARK: seeds
@@ -270,7 +351,7 @@ enum SMPTarget {
                 s.byte(0); s.chunk(pdu)
                 out.append((scenario.name + "-" + name, s.bytes))
             }
-            if scenario.name.hasPrefix("sc-") || scenario.name == "pairing-response" {
+            if scenario.name.hasPrefix("sc-") || scenario.name == "pairing-response" || scenario.role == .responder {
                 for (name, pdu) in [("off-curve-key", offCurve), ("zero-point-key", zeroPoint), ("over-field-key", overField),
                                     ("debug-key", debugKey), ("reflected-key", reflected)] {
                     var s = Script([selector])
@@ -289,6 +370,13 @@ enum SMPTarget {
         events.byte(7); events.byte(3)
         events.byte(7); events.byte(4)
         out.append(("events-out-of-order", events.bytes))
+        // Key requests on a bonded responder: the bond's, then EDIV/Rand set.
+        let bondedResponder = UInt8(scenarios.firstIndex { $0.name == "responder-bonded-idle" } ?? 0)
+        var requests = Script([bondedResponder])
+        requests.raw(Input.keyRequest(ediv: 0, rand: 0).script)
+        requests.byte(4 | 0x40); requests.byte(16)
+        requests.raw(Input.keyRequest(ediv: 0x1234, rand: 1).script)
+        out.append(("responder-key-requests", requests.bytes))
         var stale = Script([2])
         stale.byte(5); stale.byte(0x06)
         out.append(("encrypting-with-bond-key-missing", stale.bytes))

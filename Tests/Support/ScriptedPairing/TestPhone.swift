@@ -5,52 +5,20 @@ import BluetoothCore
 /// toolbox so the central can be run through complete pairings. It follows
 /// Vol 3 Part H as a peripheral would and can be told to misbehave. Shared
 /// by the SMP tests and the core tests.
-final class TestPhone {
-    var ioCapability: IOCapability = .keyboardDisplay
+final class TestPhone: ScriptedSMPPeer {
     var authReq = AuthenticationRequirements(bonding: true, mitm: true, secureConnections: true)
-    var maxKeySize: UInt8 = 16
     var keysToDistribute = KeyDistribution.encryptionKey.union(.identityKey)
-    var keyPair: P256KeyPair
-    /// Replaces the public key we send (attacks); nil sends our real one.
-    var publicKeyOverride: P256PublicKey? = nil
-    /// What the user types when the head unit shows a passkey.
-    var typedPasskey: Passkey? = nil
-    /// The value shown in numeric comparison (filled in by the phone).
-    var numericValue: UInt32? = nil
-    var irk = IdentityResolvingKey(bytes: bytesFromHex("0102030405060708090a0b0c0d0e0f10")!)!
-    var identityAddress = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
     var legacyLTK = LongTermKey(bytes: bytesFromHex("aabbccddeeff00112233445566778899")!)!
     var legacyEDIV: UInt16 = 0x1234
     var legacyRand: UInt64 = 0x0102_0304_0506_0708
-    var nonces: [[UInt8]] = []
     /// false: a phone that never checks our commitments (an attacker
     /// guessing), so only the head unit's own checks can stop it.
     var verifiesConfirms = true
 
-    let centralAddress: BluetoothAddress
-    let phoneAddress: BluetoothAddress
-
-    // State of the pairing as the phone sees it.
-    var preq: [UInt8] = []
-    var pres: [UInt8] = []
-    var request: PairingFeatures? = nil
-    var response: PairingFeatures? = nil
-    var peerKey: P256PublicKey? = nil
-    var dhKey: [UInt8] = []
-    var localNonce: [UInt8] = []
-    var peerNonce: [UInt8] = []
-    var peerConfirm: [UInt8] = []
-    var round = 0
-    var ltk: [UInt8] = []
-    var failedWith: PairingFailureReason? = nil
-    var receivedIRK: IdentityResolvingKey? = nil
-    var receivedIdentityAddress: BluetoothAddress? = nil
-    var log: [SMPCode] = []
+    var phoneAddress: BluetoothAddress { peripheralAddress }
 
     init(central: BluetoothAddress, phone: BluetoothAddress, keyPair: P256KeyPair? = nil) throws {
-        centralAddress = central
-        phoneAddress = phone
-        self.keyPair = try keyPair ?? P256KeyPair.generate()
+        try super.init(central: central, peripheral: phone, keyPair: keyPair)
     }
 
     var secureConnections: Bool { (request?.authReq.secureConnections ?? false) && authReq.secureConnections }
@@ -59,13 +27,6 @@ final class TestPhone {
         guard let request = request, let response = response else { return MethodSelection(method: .justWorks, passkeyRole: nil) }
         return MethodSelection.select(initiator: request, responder: response, secureConnections: secureConnections)
     }
-
-    func nonce() -> [UInt8] {
-        if !nonces.isEmpty { return nonces.removeFirst() }
-        return (try? RandomSource.system.bytes(16)) ?? []
-    }
-
-    var passkeyBit: UInt8 { 0x80 | UInt8(((typedPasskey?.value ?? 0) >> UInt32(round)) & 1) }
 
     /// Handles one PDU from the central and returns the phone's answers.
     func handle(_ bytes: [UInt8]) throws -> [[UInt8]] {
@@ -127,16 +88,8 @@ final class TestPhone {
             ltk = keys.ltk
             return [SMPPDU.pairingDHKeyCheck(try SMPCrypto.f6(w: keys.macKey, n1: localNonce, n2: peerNonce, r: r,
                                                               ioCap: response!.f6IOCap, a1: b, a2: a)).encoded()]
-        case .pairingFailed(let reason):
-            failedWith = reason
-            return []
-        case .identityInformation(let irk):
-            receivedIRK = irk
-            return []
-        case .identityAddressInformation(let address):
-            receivedIdentityAddress = address
-            return []
         default:
+            record(pdu)
             return []
         }
     }
@@ -171,10 +124,6 @@ final class TestPhone {
                          iat: SMPAddress.typeBit(centralAddress), rat: SMPAddress.typeBit(phoneAddress),
                          ia: centralAddress.littleEndianBytes, ra: phoneAddress.littleEndianBytes)
     }
-
-    private func fail(_ reason: PairingFailureReason) -> [[UInt8]] {
-        [SMPPDU.pairingFailed(reason).encoded()]
-    }
 }
 
 extension RandomSource {
@@ -196,7 +145,7 @@ extension RandomSource {
 /// Runs the head unit's Security Manager against a `TestPhone`, passing
 /// PDUs both ways and playing the controller's part in encryption, until
 /// nothing moves. Returns every output except the PDUs.
-struct PairingHarness {
+struct PairingHarness: PairingRun {
     let central: SecurityManager
     let phone: TestPhone
     var now = Instant(milliseconds: 1_000)
@@ -240,14 +189,5 @@ struct PairingHarness {
                 events.append(output)
             }
         }
-    }
-
-    var failures: [PairingFailure] {
-        events.compactMap { if case .failed(let f) = $0 { return f } else { return nil } }
-    }
-
-    var outcome: PairingOutcome? {
-        for e in events { if case .paired(let o) = e { return o } }
-        return nil
     }
 }
