@@ -95,7 +95,9 @@ class SettingsBluetooth:
         return False
 
     def on_advertisement(self, advertisement) -> None:
-        heard = parse(advertisement.data_bytes)
+        # Bumble joins a scan response to its advertisement in `data` (its
+        # `data_bytes` holds the last report alone).
+        heard = parse(bytes(advertisement.data))
         address = advertisement.address
         identity = self._identity_of(address)
         key = identity or _text(address)

@@ -1,0 +1,253 @@
+"""Settings pairing: the phone as central, a Bumble peripheral as the head unit.
+
+The head unit here is a small Bumble peripheral on the head unit's controller (over
+the H4 server), playing what the head unit does in Settings mode: it advertises the
+ANCS (and AMS) service solicitation from a resolvable private address, shows a
+passkey (DisplayOnly), sends a Security Request, and its GATT client follows
+Service Changed to find ANCS and AMS once bonded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import struct
+import unittest
+import uuid
+
+from harness import SimulatorTestCase, bumble_central, characteristic
+
+from bumble import att, gatt, hci, smp
+from bumble.core import UUID
+from bumble.device import AdvertisingType, Peer
+from bumble.pairing import PairingConfig, PairingDelegate
+
+from phone.control import ControlProtocol
+from phone.controller import central_host
+from phone.device import accessories
+from phone.device.apple_services import (
+    AMS_SERVICE_UUID,
+    ANCS_CONTROL_POINT_UUID,
+    ANCS_DATA_SOURCE_UUID,
+    ANCS_NOTIFICATION_SOURCE_UUID,
+    ANCS_SERVICE_UUID,
+)
+
+NAME = 'HU-Settings'
+ANCS_LE = uuid.UUID(ANCS_SERVICE_UUID).bytes[::-1]
+AMS_LE = uuid.UUID(AMS_SERVICE_UUID).bytes[::-1]
+# Advertising data: Flags (LE General Discoverable, no BR/EDR), the ANCS solicitation;
+# scan response: the AMS solicitation and the name.
+ADVERTISING_DATA = bytes([2, 0x01, 0x06, 17, 0x15]) + ANCS_LE
+SCAN_RESPONSE = bytes([17, 0x15]) + AMS_LE + bytes([1 + len(NAME), 0x09]) + NAME.encode()
+
+
+class HeadUnitDelegate(PairingDelegate):
+    """DisplayOnly: shows the passkey, which the test types into the phone."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            io_capability=PairingDelegate.IoCapability.DISPLAY_OUTPUT_ONLY,
+            local_initiator_key_distribution=PairingDelegate.DEFAULT_KEY_DISTRIBUTION,
+            local_responder_key_distribution=PairingDelegate.DEFAULT_KEY_DISTRIBUTION,
+        )
+        self.shown: asyncio.Queue = asyncio.Queue()
+
+    async def display_number(self, number: int, digits: int) -> None:
+        self.shown.put_nowait(f'{number:0{digits}d}')
+
+
+class RecordingSession(smp.Session):
+    """The head unit's SMP: records the AuthReq of the phone's Pairing Request."""
+
+    requests: list[int] = []
+
+    def on_smp_pairing_request_command(self, command) -> None:
+        RecordingSession.requests.append(int(command.auth_req))
+        super().on_smp_pairing_request_command(command)
+
+
+class HeadUnit:
+    """The accessory: advertising, Security Request on every new link, GATT client."""
+
+    def __init__(self, device, transport) -> None:
+        self.device = device
+        self.transport = transport
+        self.delegate = HeadUnitDelegate()
+        self.security_request = True
+        self.connections: asyncio.Queue = asyncio.Queue()
+        self.bonded: asyncio.Queue = asyncio.Queue()
+        self.identity = device.static_address
+        RecordingSession.requests = []
+        device.smp_session_proxy = RecordingSession
+        device.pairing_config_factory = lambda _connection: PairingConfig(
+            sc=True,
+            mitm=True,
+            bonding=True,
+            delegate=self.delegate,
+            identity_address_type=PairingConfig.AddressType.RANDOM,
+        )
+        device.on('connection', self._on_connection)
+
+    def _on_connection(self, connection) -> None:
+        self.connections.put_nowait(connection)
+        connection.on('pairing', lambda keys: self.bonded.put_nowait(keys))
+        if self.security_request:
+            connection.request_pairing()
+
+    async def advertise(self, rotate: bool = True) -> hci.Address:
+        """(Re)start advertising, from a new resolvable private address if `rotate`."""
+        await self.device.stop_advertising()
+        if rotate:
+            address = hci.Address.generate_private_address(self.device.irk)
+            await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=address))
+            self.device.random_address = address
+        self.device.advertising_data = ADVERTISING_DATA
+        self.device.scan_response_data = SCAN_RESPONSE
+        await self.device.start_advertising(
+            advertising_type=AdvertisingType.UNDIRECTED_CONNECTABLE_SCANNABLE,
+            own_address_type=hci.OwnAddressType.RANDOM,
+            auto_restart=False,
+        )
+        return self.device.random_address
+
+
+async def start_head_unit(port: int) -> HeadUnit:
+    device, transport, _tap = await bumble_central(port)
+    device.advertising_interval_min = device.advertising_interval_max = 20
+    return HeadUnit(device, transport)
+
+
+def has_service(peer: Peer, service_uuid: str) -> bool:
+    return bool(peer.get_services_by_uuid(UUID(service_uuid)))
+
+
+class AdvertisementParsingTests(unittest.TestCase):
+    def test_solicitation_and_name(self) -> None:
+        heard = accessories.parse(ADVERTISING_DATA)
+        self.assertTrue(heard.ancs)
+        self.assertFalse(heard.ams)
+        self.assertIsNone(heard.name)
+        response = accessories.parse(SCAN_RESPONSE)
+        self.assertTrue(response.ams)
+        self.assertEqual(response.name, NAME)
+
+    def test_hid_and_other_advertisers(self) -> None:
+        self.assertTrue(accessories.parse(bytes([3, 0x03, 0x12, 0x18])).hid)
+        # A phone advertising a 128-bit service (0x07) is not an accessory.
+        phone = accessories.parse(bytes([17, 0x07]) + ANCS_LE)
+        self.assertFalse(phone.ancs or phone.hid)
+
+    def test_malformed_structure_keeps_what_came_before(self) -> None:
+        heard = accessories.parse(bytes([17, 0x15]) + ANCS_LE + bytes([9, 0x09, 0x41]))
+        self.assertTrue(heard.ancs)
+        self.assertIsNone(heard.name)
+
+
+class SecurityRequestAnswerTests(unittest.TestCase):
+    def test_ios_answers(self) -> None:
+        answer = central_host.security_request_answer
+        self.assertEqual(answer(encrypted=False, securing=False, bonded=False), 'pair')
+        self.assertEqual(answer(encrypted=False, securing=False, bonded=True), 'encrypt')
+        self.assertEqual(answer(encrypted=True, securing=False, bonded=True), 'ignored')
+        self.assertEqual(answer(encrypted=False, securing=True, bonded=False), 'ignored')
+
+
+class IndicationStallTests(unittest.IsolatedAsyncioTestCase):
+    async def test_pending_indication_fails_when_the_link_drops(self) -> None:
+        from bumble.device import Device
+
+        device = Device.with_hci('server', hci.Address('C0:00:00:00:00:01'), None, None)
+        server = device.gatt_server
+        central_host.fail_indications_on_disconnection(server)
+        bearer = object()
+        pending = server.pending_confirmations[bearer] = asyncio.get_running_loop().create_future()
+        waiter = asyncio.create_task(asyncio.wait_for(pending, 30))
+        await asyncio.sleep(0)
+        server.on_disconnection(bearer)
+        with self.assertRaises(ConnectionError):
+            await asyncio.wait_for(waiter, 0.5)
+        self.assertNotIn(bearer, server.pending_confirmations)
+
+
+class SettingsPairingTests(SimulatorTestCase):
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        self.anna = await self.sim.add_phone('anna', server_app=False, apple_services='after_bonding')
+        self.head_unit = await start_head_unit(self.port)
+        self.control = ControlProtocol(self.sim, on_quit=lambda: None)
+
+    async def asyncTearDown(self) -> None:
+        await self.head_unit.transport.close()
+        await super().asyncTearDown()
+
+    async def command(self, **command) -> dict:
+        reply = await self.control.handle_line(json.dumps(command))
+        self.assertTrue(reply['ok'], reply)
+        return reply
+
+    async def pair_from_settings(self):
+        """List, tap, type the shown passkey; returns the head unit's connection."""
+        await self.head_unit.advertise()
+        mark = self.sim.event_mark()
+        listed = await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        found = [a for a in listed['accessories'] if a['name'] == NAME]
+        self.assertEqual(len(found), 1, listed)
+        self.assertTrue(found[0]['ancs'] and found[0]['ams'])
+        self.assertEqual(found[0]['address'], self.head_unit.device.random_address.to_string(False))
+        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
+        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        await self.sim.wait_for('passkey_requested', phone='anna', after=mark, timeout=5)
+        passkey = await asyncio.wait_for(self.head_unit.delegate.shown.get(), 3)
+        await self.command(cmd='type_passkey', phone='anna', digits=passkey)
+        paired = await self.sim.wait_for('paired', phone='anna', after=mark, timeout=5)
+        self.assertEqual(paired['peer'], self.head_unit.identity.to_string(False))
+        self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), ('passkey', True, True))
+        return connection, mark
+
+    async def test_settings_pairing_as_ios(self) -> None:
+        connection, mark = await self.pair_from_settings()
+        connected = self.sim.find_event('connected', mark, phone='anna')
+        self.assertEqual(connected['role'], 'central')
+        # From a resolvable private address, which the head unit resolves with the
+        # IRK the phone distributed.
+        self.assertTrue(connection.peer_resolvable_address is not None or connection.peer_address.is_resolvable)
+        await asyncio.wait_for(self.head_unit.bonded.get(), 3)
+        bonds = dict(await self.head_unit.device.keystore.get_all())
+        self.assertEqual(len(bonds), 1, bonds)
+        (name, keys), = bonds.items()
+        self.assertEqual(name.split('/')[0], self.anna.identity.identity_address)
+        self.assertEqual(keys.irk.value, self.anna.identity.irk, 'the phone distributes its IRK')
+        # iOS's own Exchange MTU Request.
+        mtu = await self.sim.wait_for('mtu', phone='anna', after=mark)
+        self.assertEqual((mtu['requested'], mtu['mtu']), (185, 185))
+        # Pairing Request with Bonding, MITM, SC and CT2 (AuthReq 0x2D).
+        self.assertEqual(RecordingSession.requests, [0x2D])
+        # The Security Request came while the phone's own pairing ran: answered by it.
+        answered = await self.sim.wait_for('security_request', phone='anna', after=mark)
+        self.assertIn(answered['answer'], ('pair', 'ignored'))
+        await self.sim.wait_for('encrypted', phone='anna', encrypted=True, after=mark)
+        state = await self.command(cmd='state', phone='anna')
+        self.assertTrue(state['encrypted'])
+        self.assertEqual(state['accessory_bonds'], [self.head_unit.identity.to_string(False)])
+        self.assertEqual(state['notification_access'], {self.head_unit.identity.to_string(False): 'allowed'})
+
+    async def test_reconnects_after_link_loss_with_the_address_rotated(self) -> None:
+        await self.pair_from_settings()
+        mark = self.sim.event_mark()
+        await self.anna.go_out_of_range()
+        await self.sim.wait_for('disconnected', phone='anna', after=mark, timeout=3)
+        old = self.head_unit.device.random_address
+        new = await self.head_unit.advertise(rotate=True)
+        self.assertNotEqual(old, new)
+        await self.anna.come_into_range()
+        reconnecting = await self.sim.wait_for('reconnecting', phone='anna', after=mark, timeout=5)
+        self.assertEqual(reconnecting['address'], new.to_string(False))
+        self.assertEqual(reconnecting['peer'], self.head_unit.identity.to_string(False))
+        encrypted = await self.sim.wait_for('encrypted', phone='anna', encrypted=True, after=mark, timeout=5)
+        self.assertTrue(encrypted['bonded'] and encrypted['authenticated'])
+        self.assertIsNone(self.sim.find_event('passkey_requested', mark, phone='anna'))
+
+
+if __name__ == '__main__':
+    unittest.main()
