@@ -95,11 +95,12 @@ class HeadUnit:
         if self.security_request:
             connection.request_pairing()
 
-    async def advertise(self, rotate: bool = True) -> hci.Address:
-        """(Re)start advertising, from a new resolvable private address if `rotate`."""
+    async def advertise(self, rotate: bool = True, address: hci.Address | None = None) -> hci.Address:
+        """(Re)start advertising, from a new resolvable private address if `rotate`
+        (or from `address`)."""
         await self.device.stop_advertising()
-        if rotate:
-            address = hci.Address.generate_private_address(self.device.irk)
+        if rotate or address is not None:
+            address = address or hci.Address.generate_private_address(self.device.irk)
             await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=address))
             self.device.random_address = address
         self.device.advertising_data = ADVERTISING_DATA
@@ -170,11 +171,17 @@ class IndicationStallTests(unittest.IsolatedAsyncioTestCase):
         self.assertNotIn(bearer, server.pending_confirmations)
 
 
-class SettingsPairingTests(SimulatorTestCase):
+class SettingsTestCase(SimulatorTestCase):
+    """A stock iPhone `anna` (no Server app) and the head unit as peripheral."""
+
+    phone_settings: dict = {}
+    security_request = True
+
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.anna = await self.sim.add_phone('anna', server_app=False, apple_services='after_bonding')
+        self.anna = await self.sim.add_phone('anna', server_app=False, **self.phone_settings)
         self.head_unit = await start_head_unit(self.port)
+        self.head_unit.security_request = self.security_request
         self.control = ControlProtocol(self.sim, on_quit=lambda: None)
 
     async def asyncTearDown(self) -> None:
@@ -204,6 +211,35 @@ class SettingsPairingTests(SimulatorTestCase):
         self.assertEqual(paired['peer'], self.head_unit.identity.to_string(False))
         self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), ('passkey', True, True))
         return connection, mark
+
+    async def read_a_notification(self, peer: Peer) -> None:
+        """Subscribe to ANCS, let the phone post a Maps instruction, fetch its Title."""
+        sources: asyncio.Queue = asyncio.Queue()
+        data: asyncio.Queue = asyncio.Queue()
+        await characteristic(peer, ANCS_DATA_SOURCE_UUID).subscribe(lambda v: data.put_nowait(bytes(v)))
+        await characteristic(peer, ANCS_NOTIFICATION_SOURCE_UUID).subscribe(lambda v: sources.put_nowait(bytes(v)))
+        await self.command(cmd='post_notification', phone='anna', app='com.google.Maps', category='location',
+                           title='In 300 m', message='Turn left')
+        source = await asyncio.wait_for(sources.get(), 3)
+        self.assertEqual(source[0], 0)  # Added
+        uid = source[4:8]
+        await characteristic(peer, ANCS_CONTROL_POINT_UUID).write_value(
+            bytes([0]) + uid + bytes([1, 32, 0]), with_response=True
+        )
+        response = await asyncio.wait_for(data.get(), 3)
+        self.assertEqual(response[:5], bytes([0]) + uid)
+        self.assertEqual(response[5:], bytes([1, 8, 0]) + b'In 300 m')
+
+    async def att_error(self, operation) -> int | None:
+        try:
+            await operation
+        except att.ATT_Error as error:
+            return error.error_code
+        return None
+
+
+class SettingsPairingTests(SettingsTestCase):
+    phone_settings = {'apple_services': 'after_bonding'}
 
     async def test_settings_pairing_as_ios(self) -> None:
         connection, mark = await self.pair_from_settings()
@@ -247,6 +283,136 @@ class SettingsPairingTests(SimulatorTestCase):
         encrypted = await self.sim.wait_for('encrypted', phone='anna', encrypted=True, after=mark, timeout=5)
         self.assertTrue(encrypted['bonded'] and encrypted['authenticated'])
         self.assertIsNone(self.sim.find_event('passkey_requested', mark, phone='anna'))
+
+
+    async def test_reconnects_to_an_accessory_advertising_its_identity_address(self) -> None:
+        """An accessory without privacy: recognised by its identity address, and
+        connected to while the reconnection scan runs."""
+        await self.pair_from_settings()
+        mark = self.sim.event_mark()
+        await self.command(cmd='disconnect', phone='anna')
+        await self.sim.wait_for('disconnected', phone='anna', after=mark)
+        self.assertTrue(self.anna.device.scanning)
+        identity = self.head_unit.identity
+        self.assertTrue(self.anna.device.address_resolver.can_resolve_to(identity))
+        await self.head_unit.advertise(address=identity)
+        reconnecting = await self.sim.wait_for('reconnecting', phone='anna', after=mark, timeout=3)
+        self.assertEqual(reconnecting['address'], identity.to_string(False))
+        await self.sim.wait_for('encrypted', phone='anna', encrypted=True, bonded=True, after=mark, timeout=3)
+
+    async def test_connecting_to_an_absent_identity_is_bounded_by_the_timeout(self) -> None:
+        """Uncorrected, Bumble looks the identity up by scanning first, with no time
+        limit: a connection to an accessory that is away would never end."""
+        await self.pair_from_settings()
+        mark = self.sim.event_mark()
+        self.anna.settings_bluetooth.bonded.clear()  # iOS's own reconnection off
+        await self.command(cmd='disconnect', phone='anna')
+        await self.sim.wait_for('disconnected', phone='anna', after=mark)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with self.assertRaises(Exception) as raised:
+            await asyncio.wait_for(central_host.connect_advertiser(self.anna.device, self.head_unit.identity, 0.3), 3)
+        self.assertNotIsInstance(raised.exception, asyncio.TimeoutError)
+        self.assertLess(loop.time() - started, 2)
+
+    async def test_ancs_published_after_bonding_with_service_changed(self) -> None:
+        await self.head_unit.advertise()
+        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        mark = self.sim.event_mark()
+        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
+        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        # Before bonding: no ANCS or AMS; the head unit subscribes to Service Changed.
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        self.assertFalse(has_service(peer, ANCS_SERVICE_UUID) or has_service(peer, AMS_SERVICE_UUID))
+        changes: asyncio.Queue = asyncio.Queue()
+        await characteristic(peer, gatt.GATT_SERVICE_CHANGED_CHARACTERISTIC.to_hex_str()).subscribe(
+            lambda value: changes.put_nowait(bytes(value)), prefer_notify=False
+        )
+        await self.sim.wait_for('passkey_requested', phone='anna', after=mark, timeout=5)
+        await self.command(cmd='type_passkey', phone='anna', digits=await self.head_unit.delegate.shown.get())
+        start, end = struct.unpack('<HH', await asyncio.wait_for(changes.get(), 5))
+        changed = await self.sim.wait_for('services_changed', phone='anna', after=mark)
+        self.assertEqual((changed['start'], changed['end']), (start, end))
+        # Rediscovered: ANCS and AMS are in the announced range.
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        for service_uuid in (ANCS_SERVICE_UUID, AMS_SERVICE_UUID):
+            service, = peer.get_services_by_uuid(UUID(service_uuid))
+            self.assertTrue(start <= service.handle <= service.end_group_handle <= end)
+        await self.read_a_notification(peer)
+
+
+class NotificationAccessTests(SettingsTestCase):
+    """ANCS always published; iOS's security and its "Allow notifications?" prompt."""
+
+    phone_settings = {'notification_prompt': 'ask'}
+    security_request = False
+
+    async def cccd_write(self, peer: Peer, uuid_text: str) -> int | None:
+        return await self.att_error(characteristic(peer, uuid_text).subscribe(lambda _value: None))
+
+    async def test_insufficient_authentication_then_authorization(self) -> None:
+        await self.head_unit.advertise()
+        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        mark = self.sim.event_mark()
+        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
+        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        # Pairing waits for the passkey: not yet authenticated.
+        await self.sim.wait_for('passkey_requested', phone='anna', after=mark, timeout=5)
+        self.assertEqual(await self.cccd_write(peer, ANCS_NOTIFICATION_SOURCE_UUID), 0x05)
+        await self.command(cmd='type_passkey', phone='anna', digits=await self.head_unit.delegate.shown.get())
+        prompt = await self.sim.wait_for('notification_prompt', phone='anna', after=mark)
+        self.assertEqual(prompt['state'], 'pending')
+        await self.sim.wait_for('encrypted', phone='anna', encrypted=True, after=mark)
+        # The prompt is open: 0x08 Insufficient Authorization; AMS is not asked for.
+        self.assertEqual(await self.cccd_write(peer, ANCS_NOTIFICATION_SOURCE_UUID), 0x08)
+        self.assertEqual(await self.cccd_write(peer, ANCS_DATA_SOURCE_UUID), 0x08)
+        answered = await self.command(cmd='allow_notifications', phone='anna', allow=True)
+        self.assertEqual(answered['answered'], [self.head_unit.identity.to_string(False)])
+        await self.read_a_notification(peer)
+
+    async def test_bonded_but_not_encrypted_then_security_request_encrypts(self) -> None:
+        connection, mark = await self.pair_from_settings()
+        await self.command(cmd='allow_notifications', phone='anna')
+        identity = self.head_unit.identity.to_string(False)
+        await self.command(cmd='disconnect', phone='anna')
+        await self.sim.wait_for('disconnected', phone='anna', after=mark)
+        # The phone connects without securing the link (as the head unit first sees
+        # a reconnecting iPhone); its own background reconnection stands aside.
+        mark = self.sim.event_mark()
+        linking = asyncio.create_task(self.anna.settings_bluetooth.connect(self.head_unit.device.random_address))
+        await self.head_unit.advertise(rotate=False)
+        await linking
+        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        self.assertEqual(await self.cccd_write(peer, ANCS_NOTIFICATION_SOURCE_UUID), 0x0F)
+        connection.request_pairing()  # the head unit's Security Request
+        answered = await self.sim.wait_for('security_request', phone='anna', after=mark)
+        self.assertEqual((answered['peer'], answered['answer']), (identity, 'encrypt'))
+        await self.sim.wait_for('encrypted', phone='anna', encrypted=True, bonded=True, after=mark)
+        self.assertIsNone(self.sim.find_event('passkey_requested', mark, phone='anna'))
+        await self.read_a_notification(peer)
+
+    async def test_forget_this_device(self) -> None:
+        await self.pair_from_settings()
+        identity = self.head_unit.identity.to_string(False)
+        mark = self.sim.event_mark()
+        reply = await self.command(cmd='forget_bond', phone='anna', peer=identity)
+        self.assertEqual(reply['forgotten'], [identity])
+        self.assertEqual(reply['accessory_bonds'], [])
+        await self.sim.wait_for('disconnected', phone='anna', after=mark)
+        await self.head_unit.advertise()
+        await asyncio.sleep(0.5)
+        self.assertIsNone(self.sim.find_event('reconnecting', mark, phone='anna'))
+        self.assertIsNone(self.sim.find_event('connected', mark, phone='anna'))
 
 
 if __name__ == '__main__':

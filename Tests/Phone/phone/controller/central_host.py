@@ -12,8 +12,9 @@ corrects one and says which:
 - `answer_security_requests`: a received Security Request is only surfaced as an
   event; iOS answers it: encrypt with the bond's key if bonded, pair if not.
 - `connect_advertiser`: `Device.connect()` to an identity address it holds an IRK
-  for starts a scan of its own, which fails while a scan already runs; connect to
-  the address the accessory is advertising with instead.
+  for first looks for it with a scan of its own (beside the one already running,
+  and with no time limit: an accessory that is away keeps it waiting for ever);
+  connect to the address the accessory was just heard advertising with instead.
 """
 
 from __future__ import annotations
@@ -89,8 +90,8 @@ async def connect_advertiser(device, advertised_address: hci.Address, timeout: f
     """Connect to the address an accessory was seen advertising with.
 
     Bumble's `connect()` given an address it holds an IRK for (an accessory that
-    advertises with its public identity address) scans for a matching address
-    itself and clashes with the scan already running. The caller has just seen the
+    advertises with its identity address) scans for a matching address itself,
+    beside the scan already running and without the timeout. The caller has just seen the
     accessory advertise (and resolved it if it uses an RPA), so that lookup is
     skipped: the flag that tells Bumble a controller resolves addresses is set for
     the duration of the connection request only. Bumble still resolves the

@@ -185,11 +185,13 @@ class SettingsBluetooth:
         key = accessory.identity or accessory.address
         if self.connection_to(key) is not None:
             raise RuntimeError('already connected to that accessory')
-        connection = await self._connect(hci.Address(accessory.address), timeout)
+        connection = await self.connect(hci.Address(accessory.address), timeout)
         self.phone.spawn(self.secure(connection))
         return connection
 
-    async def _connect(self, address: hci.Address, timeout: float):
+    async def connect(self, address: hci.Address, timeout: float = 5.0):
+        """Connect to an accessory advertising with `address`; pairing or encryption
+        is left to the caller (`secure`) or to the accessory's Security Request."""
         if self._connecting:
             raise RuntimeError('a connection is being made already')
         self._connecting = True
@@ -203,7 +205,7 @@ class SettingsBluetooth:
             return
         self.emit('reconnecting', peer=identity, address=_text(address))
         try:
-            connection = await self._connect(address, 5.0)
+            connection = await self.connect(address, 5.0)
         except Exception as error:  # noqa: BLE001 - the next advertisement tries again
             logger.debug('[%s] reconnection to %s failed: %r', self.phone.name, identity, error)
             return
