@@ -22,6 +22,7 @@ from bumble.core import UUID
 from bumble.device import AdvertisingType, Peer
 from bumble.pairing import PairingConfig, PairingDelegate
 
+from phone import Simulator
 from phone.control import ControlProtocol
 from phone.controller import central_host
 from phone.device import accessories
@@ -169,6 +170,51 @@ class IndicationStallTests(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ConnectionError):
             await asyncio.wait_for(waiter, 0.5)
         self.assertNotIn(bearer, server.pending_confirmations)
+
+
+class AdvertisingSetTests(SimulatorTestCase):
+    """A head unit whose controller has advertising sets advertises with one that
+    uses legacy PDUs (Bumble's host does whenever the controller has them)."""
+
+    async def asyncSetUp(self) -> None:
+        self.sim = Simulator(link_loss_delay=0.2, advertising_sets=True)
+        self.port = await self.sim.start(0)
+        self.anna = await self.sim.add_phone('anna', server_app=False)
+        self.head_unit = await start_head_unit(self.port)
+
+    async def asyncTearDown(self) -> None:
+        await self.head_unit.transport.close()
+        await super().asyncTearDown()
+
+    async def test_a_legacy_pdu_set_reaches_the_legacy_scanner_and_connects(self) -> None:
+        self.assertTrue(self.head_unit.device.supports_le_extended_advertising)
+        self.assertFalse(self.anna.device.supports_le_extended_advertising)
+        await self.head_unit.advertise()
+        advertising_set = self.head_unit.device.legacy_advertising_set
+        self.assertIsNotNone(advertising_set, 'the head unit advertises with a set')
+        terminated: asyncio.Queue = asyncio.Queue()
+        advertising_set.on('termination', lambda status: terminated.put_nowait(status))
+        listed = await self.anna.settings_bluetooth.open_settings(3, NAME)
+        found = [a for a in listed if a['name'] == NAME]  # the name: scan response answered
+        self.assertEqual(len(found), 1, listed)
+        await self.anna.settings_bluetooth.tap(name=NAME)
+        await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        self.assertEqual(await asyncio.wait_for(terminated.get(), 3), 0)
+        self.assertFalse(self.sim.controller.advertising_sets[advertising_set.advertising_handle].enabled)
+
+    async def test_a_set_with_extended_pdus_is_not_seen_by_a_legacy_scanner(self) -> None:
+        from bumble.device import AdvertisingEventProperties, AdvertisingParameters
+
+        await self.head_unit.device.create_advertising_set(
+            advertising_parameters=AdvertisingParameters(
+                advertising_event_properties=AdvertisingEventProperties(is_connectable=True),
+                primary_advertising_interval_min=20,
+                primary_advertising_interval_max=20,
+            ),
+            advertising_data=ADVERTISING_DATA,
+        )
+        listed = await self.anna.settings_bluetooth.open_settings(0.5)
+        self.assertEqual(listed, [])
 
 
 class SettingsTestCase(SimulatorTestCase):

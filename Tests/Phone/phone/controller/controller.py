@@ -18,6 +18,7 @@ from bumble import controller as bumble_controller
 from bumble import crypto, hci, ll
 from bumble.core import PhysicalTransport
 
+from . import advertising_sets as advertising_sets_module
 from . import capabilities
 from .link import SimulatedLink
 
@@ -93,9 +94,15 @@ class CorrectedController(bumble_controller.Controller):
         rssi: int = -50,
         link_loss_delay: float | None = None,
         autonomous_data_length: int | None = None,
+        advertising_sets: bool = False,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.le_features = capabilities.LE_FEATURES
+        self.supported_commands = capabilities.SUPPORTED_COMMANDS
+        if advertising_sets:
+            # Advertising sets (advertising_sets.py); extended scanning stays unknown.
+            self.le_features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+            self.supported_commands = self.supported_commands | advertising_sets_module.COMMANDS
         self.le_acl_data_packet_length = acl_size
         self.total_num_le_acl_data_packets = acl_buffers
         self.acl_data_packet_length = acl_size
@@ -142,7 +149,7 @@ class CorrectedController(bumble_controller.Controller):
         claims commands it only stubs. Anything outside capabilities.SUPPORTED_COMMANDS
         is answered Unknown HCI Command, with the event type the host waits for."""
         opcode = command.op_code
-        if opcode not in capabilities.SUPPORTED_COMMANDS:
+        if opcode not in self.supported_commands:
             logger.info('[%s] unknown command 0x%04X (%s)', self.name, opcode, command.name)
             self._answer_status(opcode, UNKNOWN_HCI_COMMAND)
             return
@@ -341,6 +348,23 @@ class CorrectedController(bumble_controller.Controller):
         self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
 
     # ======================================================================
+    # Advertising sets (advertising_sets.py)
+    # ======================================================================
+    def _advertising_set(self, handle: int) -> None:
+        if handle not in self.advertising_sets:
+            self.advertising_sets[handle] = advertising_sets_module.LegacyPduAdvertisingSet(controller=self, handle=handle)
+
+    def on_hci_le_set_advertising_set_random_address_command(self, command):
+        """Correction: sets that send legacy PDUs reach legacy scanners."""
+        self._advertising_set(command.advertising_handle)
+        return super().on_hci_le_set_advertising_set_random_address_command(command)
+
+    def on_hci_le_set_extended_advertising_parameters_command(self, command):
+        """Correction: sets that send legacy PDUs reach legacy scanners."""
+        self._advertising_set(command.advertising_handle)
+        return super().on_hci_le_set_extended_advertising_parameters_command(command)
+
+    # ======================================================================
     # Filter accept list (Bumble's commands are stubs)
     # ======================================================================
     def _accept_list_in_use(self) -> bool:
@@ -503,23 +527,43 @@ class CorrectedController(bumble_controller.Controller):
     def on_le_connect_ind(self, packet: ll.ConnectInd) -> None:
         """Correction: the peripheral reports the connection parameters the central
         chose (Bumble reports fixed placeholders), and only a connectable advertiser
-        accepts a connection."""
+        accepts a connection: legacy advertising, or an advertising set with
+        connectable legacy PDUs, which then ends with LE Advertising Set Terminated
+        (Bumble lets any set accept a connection and never says it ended)."""
         advertiser = self.le_legacy_advertiser
         connectable = advertiser.advertising_type in (
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND,
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND_LOW_DUTY,
         )
+        advertising_set = None
         if not (advertiser.enabled and connectable and advertiser.address == packet.advertiser_address):
-            return
+            advertising_set = next(
+                (
+                    s for s in self.advertising_sets.values()
+                    if getattr(s, 'connectable', False) and s.address == packet.advertiser_address
+                ),
+                None,
+            )
+            if advertising_set is None:
+                return
         peer_address = packet.initiator_address
         if peer_address in self.le_connections:
             return
-        # Legacy advertising ends when a connection is made (the host restarts it).
-        advertiser.stop()
+        # Advertising ends when a connection is made (the host restarts it).
+        (advertising_set or advertiser).stop()
         connection = self._open_connection(
             hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout
         )
+        if advertising_set is not None:
+            self.send_hci_packet(
+                hci.HCI_LE_Advertising_Set_Terminated_Event(
+                    status=SUCCESS,
+                    advertising_handle=advertising_set.handle,
+                    connection_handle=connection.handle,
+                    num_completed_extended_advertising_events=0,
+                )
+            )
         if self.autonomous_data_length:
             octets = self.autonomous_data_length
             self._later(self._update_data_length, connection, octets)
@@ -771,5 +815,5 @@ class CorrectedController(bumble_controller.Controller):
     def on_hci_read_local_supported_commands_command(self, _command):
         """Correction: list only what is implemented."""
         return hci.HCI_Read_Local_Supported_Commands_ReturnParameters(
-            hci.HCI_ErrorCode.SUCCESS, supported_commands=capabilities.supported_commands_bitmap()
+            hci.HCI_ErrorCode.SUCCESS, supported_commands=capabilities.supported_commands_bitmap(self.supported_commands)
         )
