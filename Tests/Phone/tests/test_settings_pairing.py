@@ -15,9 +15,9 @@ import struct
 import unittest
 import uuid
 
-from harness import SimulatorTestCase, bumble_central, characteristic
+from harness import SimulatorTestCase, att_error, bumble_central, characteristic
 
-from bumble import att, gatt, hci, smp
+from bumble import gatt, hci, smp
 from bumble.core import UUID
 from bumble.device import AdvertisingType, Peer
 from bumble.pairing import PairingConfig, PairingDelegate
@@ -276,12 +276,18 @@ class SettingsTestCase(SimulatorTestCase):
         self.assertEqual(response[:5], bytes([0]) + uid)
         self.assertEqual(response[5:], bytes([1, 8, 0]) + b'In 300 m')
 
-    async def att_error(self, operation) -> int | None:
-        try:
-            await operation
-        except att.ATT_Error as error:
-            return error.error_code
-        return None
+    async def tap_and_discover(self):
+        """Advertise, list, tap; the head unit discovers the phone's database at once.
+        Returns (connection, peer, mark)."""
+        await self.head_unit.advertise()
+        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        mark = self.sim.event_mark()
+        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
+        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        peer = Peer(connection)
+        await peer.discover_services()
+        await peer.discover_characteristics()
+        return connection, peer, mark
 
 
 class SettingsPairingTests(SettingsTestCase):
@@ -362,15 +368,8 @@ class SettingsPairingTests(SettingsTestCase):
         self.assertLess(loop.time() - started, 2)
 
     async def test_ancs_published_after_bonding_with_service_changed(self) -> None:
-        await self.head_unit.advertise()
-        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
-        mark = self.sim.event_mark()
-        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
-        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        connection, peer, mark = await self.tap_and_discover()
         # Before bonding: no ANCS or AMS; the head unit subscribes to Service Changed.
-        peer = Peer(connection)
-        await peer.discover_services()
-        await peer.discover_characteristics()
         self.assertFalse(has_service(peer, ANCS_SERVICE_UUID) or has_service(peer, AMS_SERVICE_UUID))
         changes: asyncio.Queue = asyncio.Queue()
         await characteristic(peer, gatt.GATT_SERVICE_CHANGED_CHARACTERISTIC.to_hex_str()).subscribe(
@@ -398,17 +397,10 @@ class NotificationAccessTests(SettingsTestCase):
     security_request = False
 
     async def cccd_write(self, peer: Peer, uuid_text: str) -> int | None:
-        return await self.att_error(characteristic(peer, uuid_text).subscribe(lambda _value: None))
+        return await att_error(characteristic(peer, uuid_text).subscribe(lambda _value: None))
 
     async def test_insufficient_authentication_then_authorization(self) -> None:
-        await self.head_unit.advertise()
-        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
-        mark = self.sim.event_mark()
-        await self.command(cmd='tap_accessory', phone='anna', name=NAME)
-        connection = await asyncio.wait_for(self.head_unit.connections.get(), 3)
-        peer = Peer(connection)
-        await peer.discover_services()
-        await peer.discover_characteristics()
+        _connection, peer, mark = await self.tap_and_discover()
         # Pairing waits for the passkey: not yet authenticated.
         await self.sim.wait_for('passkey_requested', phone='anna', after=mark, timeout=5)
         self.assertEqual(await self.cccd_write(peer, ANCS_NOTIFICATION_SOURCE_UUID), 0x05)

@@ -371,7 +371,7 @@ class Phone:
         if central:
             # An accessory tapped in Settings (or reconnected by iOS).
             self.settings_bluetooth.attach(connection)
-            self._spawn(self._send_exchange_mtu(connection, self.settings.accessory_mtu))
+            self._spawn(self._exchange_mtu(connection, self.settings.accessory_mtu))
             return
         if self.settings.advertise_while_connected:
             self._spawn(self._resume_advertising())
@@ -394,10 +394,12 @@ class Phone:
         self._emit('disconnected', peer=self._peer(connection), reason=reason)
         self._spawn(self._resume_advertising())
 
-    async def _send_exchange_mtu(self, connection, mtu: int) -> None:
-        """iOS's own Exchange MTU Request on a link it made. Sent directly: Bumble's
+    async def _exchange_mtu(self, connection, mtu: int) -> None:
+        """iOS's own Exchange MTU Request, on every link. Sent directly: Bumble's
         `request_mtu` reports only the resulting MTU and hides the peer's Server Rx
-        MTU, which the `mtu` event carries as `peer_mtu`."""
+        MTU, which the `mtu` event carries as `peer_mtu`. A refusal (the peer has no
+        ATT server) leaves iOS at the default MTU; an unanswered request ends the
+        bearer and iOS drops the link."""
         client = connection.gatt_client
         try:
             response = await client.send_request(att.ATT_Exchange_MTU_Request(client_rx_mtu=mtu))
@@ -415,28 +417,9 @@ class Phone:
             return
         result = max(att.ATT_DEFAULT_MTU, min(mtu, response.server_rx_mtu))
         client.mtu = result
-        connection.on_att_mtu_update(result)
-        self._emit('mtu', peer=self._peer(connection), mtu=result, peer_mtu=response.server_rx_mtu, requested=mtu)
-
-    async def _exchange_mtu(self, connection, mtu: int) -> None:
-        try:
-            result = await connection.gatt_client.request_mtu(mtu)
-        except att.ATT_Error as error:
-            # The central has no ATT server or refuses: iOS stays at the default MTU.
-            self._emit('mtu', peer=self._peer(connection), mtu=23, att_error=error.error_code)
-            return
-        except (TimeoutError, asyncio.TimeoutError) as error:
-            # An ATT transaction that times out ends the bearer; iOS drops the link.
-            self._emit('error', what='att_timeout', detail=f'MTU exchange unanswered: {error}')
-            if connection.handle in self.connections:
-                await connection.disconnect(REMOTE_USER_TERMINATED)
-            return
-        except Exception as error:  # noqa: BLE001 - disconnection while waiting
-            logger.debug('[%s] MTU exchange ended: %r', self.name, error)
-            return
         # Bumble's client does not update the bearer when it initiated the exchange.
         connection.on_att_mtu_update(result)
-        self._emit('mtu', peer=self._peer(connection), mtu=result)
+        self._emit('mtu', peer=self._peer(connection), mtu=result, peer_mtu=response.server_rx_mtu, requested=mtu)
 
     # --------------------------------------------------------------- advertising
     @property
