@@ -217,6 +217,62 @@ class AdvertisingSetTests(SimulatorTestCase):
         self.assertEqual(listed, [])
 
 
+class AdvertisingFilterPolicyTests(SimulatorTestCase):
+    """A bonded head unit advertises for its phone only: scan and connection
+    requests from its filter accept list alone (Advertising_Filter_Policy 3)."""
+
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        self.anna = await self.sim.add_phone('anna', server_app=False)
+        self.head_unit = await start_head_unit(self.port)
+
+    async def asyncTearDown(self) -> None:
+        await self.head_unit.transport.close()
+        await super().asyncTearDown()
+
+    async def advertise(self, accept: hci.Address | None) -> None:
+        device = self.head_unit.device
+        await device.send_sync_command(hci.HCI_LE_Set_Advertising_Enable_Command(advertising_enable=0))
+        await device.send_sync_command(hci.HCI_LE_Clear_Filter_Accept_List_Command())
+        if accept is not None:
+            await device.send_sync_command(
+                hci.HCI_LE_Add_Device_To_Filter_Accept_List_Command(address_type=accept.address_type, address=accept)
+            )
+        await device.send_sync_command(
+            hci.HCI_LE_Set_Advertising_Parameters_Command(
+                advertising_interval_min=0x20,
+                advertising_interval_max=0x20,
+                advertising_type=0,
+                own_address_type=hci.OwnAddressType.PUBLIC,
+                peer_address_type=0,
+                peer_address=hci.Address.ANY,
+                advertising_channel_map=0x07,
+                advertising_filter_policy=3,
+            )
+        )
+        await device.send_sync_command(hci.HCI_LE_Set_Advertising_Data_Command(advertising_data=ADVERTISING_DATA))
+        await device.send_sync_command(hci.HCI_LE_Set_Scan_Response_Data_Command(scan_response_data=SCAN_RESPONSE))
+        await device.send_sync_command(hci.HCI_LE_Set_Advertising_Enable_Command(advertising_enable=1))
+
+    async def test_only_a_listed_phone_gets_the_scan_response_and_connects(self) -> None:
+        await self.advertise(accept=None)
+        listed = await self.anna.settings_bluetooth.open_settings(1.0)
+        self.assertEqual(len(listed), 1, listed)
+        self.assertIsNone(listed[0]['name'], 'no scan response for a scanner not on the list')
+        self.assertEqual(listed[0]['address_type'], 'public')
+        with self.assertRaises(Exception) as raised:
+            await self.anna.settings_bluetooth.tap(address=listed[0]['address'], timeout=2)
+        # Connection Failed to be Established: the CONNECT_IND was ignored.
+        self.assertEqual(getattr(raised.exception, 'error_code', None), 0x3E, raised.exception)
+        self.assertTrue(self.head_unit.connections.empty())
+
+        await self.advertise(accept=self.anna.device.random_address)
+        listed = await self.anna.settings_bluetooth.open_settings(2.0, NAME)
+        self.assertEqual([a['name'] for a in listed], [NAME])
+        await self.anna.settings_bluetooth.tap(name=NAME, timeout=2)
+        await asyncio.wait_for(self.head_unit.connections.get(), 3)
+
+
 class SettingsTestCase(SimulatorTestCase):
     """A stock iPhone `anna` (no Server app) and the head unit as peripheral."""
 

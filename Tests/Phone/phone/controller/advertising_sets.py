@@ -59,6 +59,10 @@ class LegacyPduAdvertisingSet(bumble_controller.AdvertisingSet):
         return int(self.parameters.advertising_event_properties) if self.parameters else 0
 
     @property
+    def advertising_filter_policy(self) -> int:
+        return int(self.parameters.advertising_filter_policy) if self.parameters else 0
+
+    @property
     def uses_legacy_pdus(self) -> bool:
         return bool(self.properties & LEGACY)
 

@@ -75,6 +75,20 @@ class TimedLegacyAdvertiser(bumble_controller.LegacyAdvertiser):
         self.timer_handle = asyncio.get_running_loop().call_later(interval, self._on_timer_fired)
 
 
+# Advertising_Filter_Policy (Core spec Vol 4, Part E, 7.8.5): bit 0 limits scan
+# requests, bit 1 connection requests, to devices on the filter accept list.
+SCAN_REQUESTS = 0x01
+CONNECT_REQUESTS = 0x02
+
+
+def _accepts(advertiser, controller, address: hci.Address, requests: int) -> bool:
+    """Whether an advertiser takes scan (or connection) requests from `address`."""
+    policy = getattr(advertiser, 'advertising_filter_policy', 0) or 0
+    if not policy & requests:
+        return True
+    return address in getattr(controller, 'filter_accept_list', ())
+
+
 def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
     return hci.HCI_CustomPacket(bytes([hci.HCI_EVENT_PACKET, code, len(parameters)]) + parameters)
 
@@ -303,6 +317,9 @@ class CorrectedController(bumble_controller.Controller):
         - reports are legacy reports (the controller does not claim extended
           advertising, so a legacy-scanning host never gets extended reports);
         - duplicate filtering and the filter accept list policy are honoured;
+        - an advertiser whose filter policy limits scan requests to its filter
+          accept list answers only a scanner listed there (Bumble ignores the
+          advertising filter policy);
         - the RSSI is the one configured for the advertiser."""
         if not isinstance(pdu, ll.AdvInd):
             return
@@ -316,7 +333,7 @@ class CorrectedController(bumble_controller.Controller):
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_SCAN_IND,
             )
-            if self.le_scan_type == 1 and scannable:
+            if self.le_scan_type == 1 and scannable and _accepts(advertiser, advertiser_controller, self._scanner_address(), SCAN_REQUESTS):
                 self._report(
                     hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP,
                     address,
@@ -471,11 +488,23 @@ class CorrectedController(bumble_controller.Controller):
         )
 
     def _connect_ind_ignored(self, peer_address: hci.Address, self_address: hci.Address) -> bool:
-        """True when the advertiser at `peer_address` still holds a connection with
-        this initiator (the central's side of it vanished, e.g. in a controller reset,
-        and the peripheral has not timed out yet): it ignores the CONNECT_IND."""
+        """True when the advertiser at `peer_address` ignores this initiator's
+        CONNECT_IND: it still holds a connection with it (the central's side of it
+        vanished, e.g. in a controller reset, and the peripheral has not timed out
+        yet), or its advertising filter policy takes connection requests only from
+        its filter accept list and the initiator is not on it (Bumble ignores the
+        advertising filter policy)."""
         found = self.link.legacy_advertiser(peer_address) if isinstance(self.link, SimulatedLink) else None
-        return found is not None and self_address in found[0].le_connections
+        if found is None:
+            return False
+        controller, advertiser = found
+        return self_address in controller.le_connections or not _accepts(advertiser, controller, self_address, CONNECT_REQUESTS)
+
+    def _scanner_address(self) -> hci.Address:
+        """The address this controller's scan requests carry."""
+        if self.le_scan_own_address_type in (hci.OwnAddressType.RANDOM, hci.OwnAddressType.RESOLVABLE_OR_RANDOM):
+            return self.random_address
+        return self.public_address
 
     def _connection_failed(self, peer_address: hci.Address, status: int) -> None:
         """LE Connection Complete for a connection that did not come about."""
@@ -549,6 +578,8 @@ class CorrectedController(bumble_controller.Controller):
                 return
         peer_address = packet.initiator_address
         if peer_address in self.le_connections:
+            return
+        if not _accepts(advertising_set or advertiser, self, peer_address, CONNECT_REQUESTS):
             return
         # Advertising ends when a connection is made (the host restarts it).
         (advertising_set or advertiser).stop()

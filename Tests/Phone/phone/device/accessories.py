@@ -71,6 +71,7 @@ class Accessory:
     """One row of Settings → Bluetooth."""
 
     address: str  # the address it advertises with now (an RPA changes)
+    public: bool = False  # that address is a public device address (else random)
     identity: str | None = None  # its identity address, once bonded and resolved
     name: str | None = None
     rssi: int = 0
@@ -94,6 +95,7 @@ class Accessory:
     def describe(self, bonded: bool, connected: bool) -> dict:
         return {
             'address': self.address,
+            'address_type': 'public' if self.public else 'random',
             'identity': self.identity,
             'name': self.name,
             'rssi': self.rssi,

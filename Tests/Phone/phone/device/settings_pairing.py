@@ -106,12 +106,14 @@ class SettingsBluetooth:
             if not (heard.ancs or heard.hid):
                 return
             accessory = Accessory(address=_text(address), identity=identity)
+            accessory.public = address.address_type == hci.Address.PUBLIC_DEVICE_ADDRESS
             self.accessories[key] = accessory
             accessory.update(heard, advertisement.rssi)
             self.emit('accessory_found', **self.describe(accessory))
             self._found.set()
         else:
             accessory.address = _text(address)
+            accessory.public = address.address_type == hci.Address.PUBLIC_DEVICE_ADDRESS
             accessory.update(heard, advertisement.rssi)
         if identity in self.bonded and not self.connection_to(identity) and not self._connecting:
             self.phone.spawn(self._reconnect(identity, address))
@@ -185,7 +187,8 @@ class SettingsBluetooth:
         key = accessory.identity or accessory.address
         if self.connection_to(key) is not None:
             raise RuntimeError('already connected to that accessory')
-        connection = await self.connect(hci.Address(accessory.address), timeout)
+        address_type = hci.Address.PUBLIC_DEVICE_ADDRESS if accessory.public else hci.Address.RANDOM_DEVICE_ADDRESS
+        connection = await self.connect(hci.Address(accessory.address, address_type), timeout)
         self.phone.spawn(self.secure(connection))
         return connection
 
