@@ -446,6 +446,49 @@ class SettingsPairingTests(SettingsTestCase):
         await self.read_a_notification(peer)
 
 
+class AccessoryPersistenceTests(unittest.IsolatedAsyncioTestCase):
+    async def test_accessory_bonds_survive_a_restart(self) -> None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as state:
+            sim = Simulator(state_dir=state, link_loss_delay=0.2)
+            port = await sim.start(0)
+            anna = await sim.add_phone('anna', server_app=False, notification_prompt='ask')
+            head_unit = await start_head_unit(port)
+            try:
+                await head_unit.advertise()
+                await anna.settings_bluetooth.open_settings(3, NAME)
+                await anna.settings_bluetooth.tap(name=NAME)
+                await sim.wait_for('passkey_requested', phone='anna')
+                anna.type_passkey(await asyncio.wait_for(head_unit.delegate.shown.get(), 3))
+                await sim.wait_for('notification_prompt', phone='anna', state='pending')
+                identity = head_unit.identity.to_string(False)
+                self.assertEqual(anna.settings_bluetooth.allow(True), [identity])
+            finally:
+                await head_unit.transport.close()
+                await sim.stop()
+
+            sim = Simulator(state_dir=state)
+            await sim.start(0)
+            try:
+                anna = await sim.add_phone('anna', server_app=False)
+                restored = anna.state()
+                self.assertEqual(restored['accessory_bonds'], [identity])
+                self.assertEqual(restored['notification_access'], {identity: 'allowed'})
+                self.assertTrue(anna.device.scanning, 'looking for the bonded accessory')
+                await anna.forget_bond(identity)
+            finally:
+                await sim.stop()
+            sim = Simulator(state_dir=state)
+            await sim.start(0)
+            try:
+                anna = await sim.add_phone('anna', server_app=False)
+                self.assertEqual(anna.state()['accessory_bonds'], [])
+                self.assertFalse(anna.device.scanning)
+            finally:
+                await sim.stop()
+
+
 class NotificationAccessTests(SettingsTestCase):
     """ANCS always published; iOS's security and its "Allow notifications?" prompt."""
 

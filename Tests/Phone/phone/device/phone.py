@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import struct
 import uuid
 from collections.abc import Callable
@@ -159,7 +160,10 @@ class Phone:
         if settings.apple_services not in ('always', 'after_bonding'):
             raise PhoneError('apple_services is always or after_bonding')
         try:
-            self.settings_bluetooth = SettingsBluetooth(self, self._emit, settings.notification_prompt)
+            accessory_file = (
+                os.path.join(os.path.dirname(bond_file), f'accessories-{settings.name}.json') if bond_file else None
+            )
+            self.settings_bluetooth = SettingsBluetooth(self, self._emit, settings.notification_prompt, accessory_file)
         except ValueError as error:
             raise PhoneError(str(error)) from error
         self.apple_services_published = False
@@ -464,6 +468,7 @@ class Phone:
                 self.link.add_controller(self.controller)
             await self.device.power_on()
             await self.security.load_bonds()
+            self.settings_bluetooth.load({name.split('/')[0] for name in self.security.bonds})
             self.powered = True
             await self._start_advertising()
             if self.security.bonds and self.settings.apple_services == 'after_bonding':

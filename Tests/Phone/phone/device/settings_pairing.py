@@ -24,7 +24,9 @@ accessory bond exists and that accessory is not connected.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
 from collections.abc import Callable
 
 from bumble import att, hci
@@ -46,12 +48,14 @@ def _text(address: hci.Address) -> str:
 
 
 class SettingsBluetooth:
-    def __init__(self, phone, emit: Callable[..., None], prompt: str = 'allow') -> None:
+    def __init__(self, phone, emit: Callable[..., None], prompt: str = 'allow', path: str | None = None) -> None:
         if prompt not in PROMPT_MODES:
             raise ValueError(f'notification prompt is one of {", ".join(PROMPT_MODES)}')
         self.phone = phone
         self.emit = emit
         self.prompt = prompt
+        # Where the accessory bonds and prompt answers persist (with `--state`).
+        self.path = path
         self.open = False
         self.accessories: dict[str, Accessory] = {}
         # Identity addresses of accessories this phone bonded with as the central.
@@ -65,6 +69,28 @@ class SettingsBluetooth:
     @property
     def device(self):
         return self.phone.device
+
+    # ---------------------------------------------------------- persistence
+    def load(self, bonded_identities: set[str]) -> None:
+        """Accessory bonds saved earlier, as far as their keys are still stored."""
+        if not self.path or not os.path.exists(self.path):
+            return
+        try:
+            with open(self.path, encoding='utf-8') as file:
+                saved = json.load(file)
+            self.bonded = set(saved.get('bonded', [])) & bonded_identities
+            access = saved.get('notification_access', {})
+            self.notification_access = {k: v for k, v in access.items() if k in self.bonded}
+        except (OSError, ValueError, AttributeError, TypeError) as error:
+            logger.warning('[%s] ignoring unreadable %s: %r', self.phone.name, self.path, error)
+
+    def _save(self) -> None:
+        if not self.path:
+            return
+        temporary = self.path + '.tmp'
+        with open(temporary, 'w', encoding='utf-8') as file:
+            json.dump({'bonded': sorted(self.bonded), 'notification_access': self.notification_access}, file, indent=1)
+        os.replace(temporary, self.path)
 
     # ------------------------------------------------------------- scanning
     def wants_scan(self) -> bool:
@@ -258,12 +284,14 @@ class SettingsBluetooth:
         access = {'allow': 'allowed', 'ask': 'pending', 'deny': 'denied'}[self.prompt]
         self.notification_access[identity] = access
         self.emit('notification_prompt', peer=identity, state=access)
+        self._save()
         self.phone.spawn(self.update_scanning())
 
     async def forget(self, identity: str) -> None:
         """Forget This Device: the link goes, no reconnection any more."""
         self.bonded.discard(identity)
         self.notification_access.pop(identity, None)
+        self._save()
         connection = self.connection_to(identity)
         if connection is not None:
             try:
@@ -291,6 +319,7 @@ class SettingsBluetooth:
             self.notification_access[identity] = 'allowed' if allow else 'denied'
             answered.append(identity)
             self.emit('notification_prompt', peer=identity, state=self.notification_access[identity])
+        self._save()
         return answered
 
     def require_authorization(self, attributes) -> None:
