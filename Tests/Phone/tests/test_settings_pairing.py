@@ -25,7 +25,7 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from phone import Simulator
 from phone.control import ControlProtocol
 from phone.controller import central_host
-from phone.device import accessories
+from phone.device import accessories, settings_pairing
 from phone.device.apple_services import (
     AMS_SERVICE_UUID,
     ANCS_CONTROL_POINT_UUID,
@@ -375,6 +375,20 @@ class SettingsPairingTests(SettingsTestCase):
         self.assertTrue(state['encrypted'])
         self.assertEqual(state['accessory_bonds'], [self.head_unit.identity.to_string(False)])
         self.assertEqual(state['notification_access'], {self.head_unit.identity.to_string(False): 'allowed'})
+
+    async def test_an_accessory_that_went_quiet_drops_off_the_list(self) -> None:
+        await self.head_unit.advertise()
+        listed = await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        self.assertEqual([a['name'] for a in listed['accessories']], [NAME])
+        await self.head_unit.device.stop_advertising()
+        await asyncio.sleep(0.1)
+        for accessory in self.anna.settings_bluetooth.accessories.values():
+            accessory.last_seen -= settings_pairing.LIST_TIMEOUT_S  # as if 10 s went by
+        listed = await self.command(cmd='list_accessories', phone='anna')
+        self.assertEqual(listed['accessories'], [])
+        closed = await self.command(cmd='close_settings', phone='anna')
+        self.assertFalse(closed['settings_open'])
+        self.assertFalse(self.anna.device.scanning)
 
     async def test_reconnects_after_link_loss_with_the_address_rotated(self) -> None:
         await self.pair_from_settings()

@@ -27,6 +27,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 
 from bumble import att, hci
@@ -41,6 +42,8 @@ PROMPT_MODES = ('allow', 'ask', 'deny')
 # Settings scans often and long, as iOS does with the Bluetooth screen open.
 SCAN_INTERVAL_MS = 30.0
 SCAN_WINDOW_MS = 30.0
+# An accessory not heard for this long drops off the list (a bonded one stays).
+LIST_TIMEOUT_S = 10.0
 
 
 def _text(address: hci.Address) -> str:
@@ -65,6 +68,8 @@ class SettingsBluetooth:
         self._connecting = False
         self._securing: set[int] = set()
         self._found = asyncio.Event()
+        # Scanning is switched from several tasks (links coming and going, Settings).
+        self._scan_lock = asyncio.Lock()
 
     @property
     def device(self):
@@ -101,24 +106,26 @@ class SettingsBluetooth:
     async def update_scanning(self) -> None:
         """Scan when Settings is open or a bonded accessory is away; not otherwise."""
         device = self.device
-        if self.wants_scan() and not device.scanning:
-            await device.start_scanning(
-                legacy=True,
-                active=True,
-                scan_interval=SCAN_INTERVAL_MS,
-                scan_window=SCAN_WINDOW_MS,
-                filter_duplicates=False,
-            )
-        elif not self.wants_scan() and device.scanning:
-            await device.stop_scanning()
+        async with self._scan_lock:
+            if self.wants_scan() and not device.scanning:
+                await device.start_scanning(
+                    legacy=True,
+                    active=True,
+                    scan_interval=SCAN_INTERVAL_MS,
+                    scan_window=SCAN_WINDOW_MS,
+                    filter_duplicates=False,
+                )
+            elif not self.wants_scan() and device.scanning:
+                await device.stop_scanning()
 
     async def pause_scanning(self) -> bool:
         """Stop scanning (the random address can only change while not scanning);
         returns whether it was on."""
-        if self.device.scanning:
-            await self.device.stop_scanning()
-            return True
-        return False
+        async with self._scan_lock:
+            if self.device.scanning:
+                await self.device.stop_scanning()
+                return True
+            return False
 
     def on_advertisement(self, advertisement) -> None:
         # Bumble joins a scan response to its advertisement in `data` (its
@@ -161,7 +168,13 @@ class SettingsBluetooth:
         return accessory.describe(bonded=key in self.bonded, connected=self.connection_to(key) is not None)
 
     def listed(self) -> list[dict]:
-        return [self.describe(a) for a in self.accessories.values() if a.listed]
+        """What Settings shows: accessories heard lately, and bonded ones."""
+        now = time.monotonic()
+        return [
+            self.describe(accessory)
+            for key, accessory in self.accessories.items()
+            if accessory.listed and (key in self.bonded or now - accessory.last_seen < LIST_TIMEOUT_S)
+        ]
 
     async def open_settings(self, wait: float = 0.0, name: str | None = None) -> list[dict]:
         """Settings → Bluetooth is opened (scanning starts); waits up to `wait`
