@@ -25,7 +25,7 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from phone import Simulator
 from phone.control import ControlProtocol
 from phone.controller import central_host
-from phone.device import accessories, settings_pairing
+from phone.device import accessories, connection_parameters, settings_pairing
 from phone.device.apple_services import (
     AMS_SERVICE_UUID,
     ANCS_CONTROL_POINT_UUID,
@@ -144,6 +144,22 @@ class AdvertisementParsingTests(unittest.TestCase):
         heard = accessories.parse(bytes([17, 0x15]) + ANCS_LE + bytes([9, 0x09, 0x41]))
         self.assertTrue(heard.ancs)
         self.assertIsNone(heard.name)
+
+
+class ConnectionParameterRuleTests(unittest.TestCase):
+    def test_apple_guidelines(self) -> None:
+        rules = connection_parameters.broken_rules
+        # 15..30 ms, no latency, 2 s: within the guidelines.
+        self.assertEqual(rules(12, 24, 0, 200), [])
+        self.assertEqual(rules(12, 12, 0, 200), [])  # both 15 ms
+        self.assertEqual(rules(6, 24, 0, 200), ['interval_min'])  # 7.5 ms
+        self.assertEqual(rules(16, 40, 0, 200), ['interval_min'])  # 20 ms: not a multiple of 15
+        self.assertEqual(rules(24, 24, 0, 200), ['interval_max'])  # 30 = 30 ms
+        self.assertEqual(rules(12, 24, 31, 600), ['latency'])
+        self.assertEqual(rules(12, 24, 0, 700), ['timeout'])
+        # 1.1 s x 2 = 2.2 s, and then no 6 s timeout leaves the margin either.
+        self.assertEqual(rules(12, 880, 1, 600), ['interval_max_with_latency', 'timeout_margin'])
+        self.assertEqual(rules(12, 400, 1, 300), ['timeout_margin'])  # 0.5 s x 2 x 3 = 3 s
 
 
 class SecurityRequestAnswerTests(unittest.TestCase):
@@ -375,6 +391,22 @@ class SettingsPairingTests(SettingsTestCase):
         self.assertTrue(state['encrypted'])
         self.assertEqual(state['accessory_bonds'], [self.head_unit.identity.to_string(False)])
         self.assertEqual(state['notification_access'], {self.head_unit.identity.to_string(False): 'allowed'})
+
+    async def test_connection_parameters_within_apple_guidelines_only(self) -> None:
+        connection, mark = await self.pair_from_settings()
+        device = self.head_unit.device
+        with self.assertRaises(Exception):  # 7.5 ms: below the guidelines
+            await device.update_connection_parameters(connection, 7.5, 30, 0, 2000, use_l2cap=True)
+        rejected = await self.sim.wait_for('connection_parameters_request', phone='anna', after=mark)
+        self.assertEqual((rejected['result'], rejected['broken']), ('rejected', ['interval_min']))
+        updated: asyncio.Queue = asyncio.Queue()
+        connection.on('connection_parameters_update', lambda: updated.put_nowait(connection.parameters))
+        mark = self.sim.event_mark()
+        await device.update_connection_parameters(connection, 15, 30, 0, 2000, use_l2cap=True)
+        parameters = await asyncio.wait_for(updated.get(), 3)
+        self.assertEqual(parameters.connection_interval, 30)
+        accepted = await self.sim.wait_for('connection_parameters_request', phone='anna', after=mark)
+        self.assertEqual((accepted['result'], accepted['interval_min_ms']), ('accepted', 15.0))
 
     async def test_an_accessory_that_went_quiet_drops_off_the_list(self) -> None:
         await self.head_unit.advertise()

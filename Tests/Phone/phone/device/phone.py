@@ -28,6 +28,7 @@ from bumble.transport.common import AsyncPipeSink
 from ..controller import CorrectedController, SimulatedLink
 from ..controller.central_host import IosSmpSession, fail_indications_on_disconnection
 from . import gatt_policy
+from .connection_parameters import judge_update_requests
 from .ams_source import MediaSource
 from .ancs_provider import NotificationProvider
 from .background import APPLE, BACKGROUND_INTERVAL_MS, AddressRotation, background_advertising_data
@@ -232,6 +233,7 @@ class Phone:
         device.pairing_config_factory = self.security.pairing_config
         device.smp_session_proxy = IosSmpSession
         fail_indications_on_disconnection(device.gatt_server)
+        judge_update_requests(device, self._on_parameters_request)
         device.add_service(GenericAccessService(self.local_name, appearance=APPEARANCE_PHONE))
         device.add_service(self.service)
         device.add_service(self.clock)
@@ -381,6 +383,18 @@ class Phone:
             self._spawn(self._resume_advertising())
         if self.settings.mtu:
             self._spawn(self._exchange_mtu(connection, self.settings.mtu))
+
+    def _on_parameters_request(self, connection, request, broken: list[str]) -> None:
+        self._emit(
+            'connection_parameters_request',
+            peer=self._peer(connection),
+            interval_min_ms=request.interval_min * 1.25,
+            interval_max_ms=request.interval_max * 1.25,
+            latency=request.latency,
+            timeout_ms=request.timeout * 10,
+            result='rejected' if broken else 'accepted',
+            broken=broken,
+        )
 
     def _on_bonded(self) -> None:
         if self.settings.apple_services == 'after_bonding':
