@@ -307,9 +307,15 @@ class SettingsTestCase(SimulatorTestCase):
         await super().asyncTearDown()
 
     async def command(self, **command) -> dict:
+        """A control command as the CLI runs it: the reply must be a JSON line."""
         reply = await self.control.handle_line(json.dumps(command))
         self.assertTrue(reply['ok'], reply)
+        json.dumps(reply)
         return reply
+
+    def tearDown(self) -> None:
+        json.dumps(self.sim.events)  # every event goes out as a JSON line too
+        super().tearDown()
 
     async def pair_from_settings(self):
         """List, tap, type the shown passkey; returns the head unit's connection."""
