@@ -236,20 +236,20 @@ class Phone:
         judge_update_requests(device, self._on_parameters_request)
         device.add_service(GenericAccessService(self.local_name, appearance=APPEARANCE_PHONE))
         device.add_service(self.service)
+        if self.settings.apple_services == 'always':
+            self._add_apple_services(device)
         device.add_service(self.clock)
         require_encryption(device.gatt_server, [self.clock])
         gatt_policy.enforce(device.gatt_server, self.security.link_security())
-        if self.settings.apple_services == 'always':
-            self._add_apple_services(device)
         device.on('connection', self._on_connection)
         device.on('characteristic_subscription', self._on_subscription)
         device.on('advertisement', self.settings_bluetooth.on_advertisement)
         return device
 
-    def _add_apple_services(self, device: Device) -> tuple[int, int]:
+    def _add_apple_services(self, device: Device) -> list:
         """Put ANCS and AMS into the GATT database with their security (encrypted
-        link; ANCS writes also the user's "Allow notifications"). Returns the
-        handle range they take."""
+        link; ANCS writes also the user's "Allow notifications"), to be wrapped by
+        gatt_policy with the rest. Returns the attributes added."""
         server = device.gatt_server
         before = len(server.attributes)
         device.add_service(self.ancs)
@@ -262,9 +262,8 @@ class Phone:
             and (attribute is self.ancs.control_point or attribute.type == gatt_policy.CCCD_UUID)
         ]
         self.settings_bluetooth.require_authorization(ancs_writes)
-        gatt_policy.protect(added, self.security.link_security())
         self.apple_services_published = True
-        return added[0].handle, added[-1].handle
+        return added
 
     def _name_characteristics(self) -> None:
         self._characteristic_names = {
@@ -282,7 +281,9 @@ class Phone:
         with a Service Changed indication (Core spec Vol 3, Part G, 7.1)."""
         if self.apple_services_published:
             return
-        start, end = self._add_apple_services(self.device)
+        added = self._add_apple_services(self.device)
+        gatt_policy.protect(added, self.security.link_security())
+        start, end = added[0].handle, added[-1].handle
         self._name_characteristics()
         changed = self.device.gatt_service.service_changed_characteristic
         value = struct.pack('<HH', start, end)
