@@ -44,6 +44,8 @@ SCAN_INTERVAL_MS = 30.0
 SCAN_WINDOW_MS = 30.0
 # An accessory not heard for this long drops off the list (a bonded one stays).
 LIST_TIMEOUT_S = 10.0
+# After a reconnection attempt failed, the next waits this long.
+RECONNECT_BACKOFF_S = 1.0
 
 
 def _text(address: hci.Address) -> str:
@@ -67,6 +69,7 @@ class SettingsBluetooth:
         self.notification_access: dict[str, str] = {}
         self._connecting = False
         self._securing: set[int] = set()
+        self._retry_at: dict[str, float] = {}
         self._found = asyncio.Event()
         # Scanning is switched from several tasks (links coming and going, Settings).
         self._scan_lock = asyncio.Lock()
@@ -167,14 +170,17 @@ class SettingsBluetooth:
         key = accessory.identity or accessory.address
         return accessory.describe(bonded=key in self.bonded, connected=self.connection_to(key) is not None)
 
-    def listed(self) -> list[dict]:
+    def _shown(self) -> dict[str, Accessory]:
         """What Settings shows: accessories heard lately, and bonded ones."""
         now = time.monotonic()
-        return [
-            self.describe(accessory)
+        return {
+            key: accessory
             for key, accessory in self.accessories.items()
             if accessory.listed and (key in self.bonded or now - accessory.last_seen < LIST_TIMEOUT_S)
-        ]
+        }
+
+    def listed(self) -> list[dict]:
+        return [self.describe(accessory) for accessory in self._shown().values()]
 
     async def open_settings(self, wait: float = 0.0, name: str | None = None) -> list[dict]:
         """Settings → Bluetooth is opened (scanning starts); waits up to `wait`
@@ -211,9 +217,7 @@ class SettingsBluetooth:
         return None
 
     def find(self, address: str | None = None, name: str | None = None) -> Accessory:
-        for key, accessory in self.accessories.items():
-            if not accessory.listed:
-                continue
+        for key, accessory in self._shown().items():
             if address is not None and address.upper() in (key.upper(), accessory.address.upper()):
                 return accessory
             if address is None and name is not None and accessory.name == name:
@@ -245,11 +249,14 @@ class SettingsBluetooth:
     async def _reconnect(self, identity: str, address: hci.Address) -> None:
         if self._connecting or self.connection_to(identity):
             return
+        if time.monotonic() < self._retry_at.get(identity, 0.0):
+            return
         self.emit('reconnecting', peer=identity, address=_text(address))
         try:
             connection = await self.connect(address, 5.0)
-        except Exception as error:  # noqa: BLE001 - the next advertisement tries again
+        except Exception as error:  # noqa: BLE001 - a later advertisement tries again
             logger.debug('[%s] reconnection to %s failed: %r', self.phone.name, identity, error)
+            self._retry_at[identity] = time.monotonic() + RECONNECT_BACKOFF_S
             return
         await self.secure(connection)
 
