@@ -28,6 +28,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--head-unit-address', default=DEFAULT_HEAD_UNIT_ADDRESS, help='public address of the head unit controller')
     parser.add_argument('--state', metavar='DIR', help='keep phone identities (server names, IRKs) in DIR across runs')
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
+    parser.add_argument('--advertising-sets', action='store_true', help='the head unit controller also supports advertising sets (LE Extended Advertising claimed; extended scanning unknown)')
     parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
     parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
     parser.add_argument('--exit-on-eof', action='store_true', help='quit when stdin closes (default: keep running until quit or SIGTERM)')
@@ -76,6 +77,7 @@ async def run(arguments: argparse.Namespace, control_stream) -> int:
         head_unit_address=arguments.head_unit_address,
         state_dir=arguments.state,
         link_loss_delay=arguments.link_loss_delay,
+        advertising_sets=arguments.advertising_sets,
         on_event=writer,
     )
     stop = asyncio.Event()

@@ -81,6 +81,9 @@ class ControlProtocol:
         from .background_commands import register as register_background_commands
 
         register_background_commands(self)
+        from .settings_commands import register as register_settings_commands
+
+        register_settings_commands(self)
 
     @property
     def command_names(self) -> list[str]:

@@ -39,12 +39,15 @@ class Simulator:
         head_unit_address: str = DEFAULT_HEAD_UNIT_ADDRESS,
         state_dir: str | None = None,
         link_loss_delay: float | None = None,
+        advertising_sets: bool = False,
         on_event: Callable[[dict], None] | None = None,
     ) -> None:
         self.acl_size = acl_size
         self.acl_buffers = acl_buffers
         self.head_unit_address = head_unit_address
         self.link_loss_delay = link_loss_delay
+        # The head unit's controller also supports advertising sets (advertising_sets.py).
+        self.advertising_sets = advertising_sets
         self.state_dir = state_dir
         self.identities = IdentityStore(state_dir)
         self._on_event = on_event
@@ -109,6 +112,7 @@ class Simulator:
             acl_buffers=self.acl_buffers,
             manufacturer=BROADCOM,
             link_loss_delay=self.link_loss_delay,
+            advertising_sets=self.advertising_sets,
         )
         self.host_interface = HostInterface(
             self.controller,

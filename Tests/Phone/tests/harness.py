@@ -171,6 +171,15 @@ async def connect_and_discover(central, address: hci.Address):
     return connection, peer
 
 
+async def att_error(operation) -> int | None:
+    """The ATT error code an operation ends with, or None."""
+    try:
+        await operation
+    except att.ATT_Error as error:
+        return error.error_code
+    return None
+
+
 def characteristic(peer: Peer, uuid: str):
     found = peer.get_characteristics_by_uuid(UUID(uuid))
     assert found, f'characteristic {uuid} not found'

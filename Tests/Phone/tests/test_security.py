@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import unittest
 
-from harness import SimulatorTestCase, bumble_central, characteristic, connect_and_discover, just_works_pairing
+from harness import SimulatorTestCase, att_error, bumble_central, characteristic, connect_and_discover, just_works_pairing
 
 from bumble import att, hci
 from bumble.device import Peer
@@ -64,12 +64,7 @@ class SecurityTests(SimulatorTestCase):
     def characteristic(peer: Peer, uuid: str):
         return characteristic(peer, uuid)
 
-    async def att_error(self, operation) -> int | None:
-        try:
-            await operation
-        except att.ATT_Error as error:
-            return error.error_code
-        return None
+    att_error = staticmethod(att_error)
 
     async def pair_with_passkey(self, connection, typed: str | None = None) -> None:
         """Pair; type the passkey the central shows (or `typed`) on the phone."""

@@ -93,9 +93,9 @@ MAX_DATA_TIME = 0x4290
 FILTER_ACCEPT_LIST_SIZE = 8
 
 
-def supported_commands_bitmap() -> bytes:
+def supported_commands_bitmap(commands: frozenset[int] = SUPPORTED_COMMANDS) -> bytes:
     bits = 0
-    for opcode in SUPPORTED_COMMANDS:
+    for opcode in commands:
         bits |= hci.HCI_SUPPORTED_COMMANDS_MASKS.get(opcode, 0)
     return bits.to_bytes(64, 'little')
 

@@ -18,6 +18,7 @@ from bumble import controller as bumble_controller
 from bumble import crypto, hci, ll
 from bumble.core import PhysicalTransport
 
+from . import advertising_sets as advertising_sets_module
 from . import capabilities
 from .link import SimulatedLink
 
@@ -74,6 +75,20 @@ class TimedLegacyAdvertiser(bumble_controller.LegacyAdvertiser):
         self.timer_handle = asyncio.get_running_loop().call_later(interval, self._on_timer_fired)
 
 
+# Advertising_Filter_Policy (Core spec Vol 4, Part E, 7.8.5): bit 0 limits scan
+# requests, bit 1 connection requests, to devices on the filter accept list.
+SCAN_REQUESTS = 0x01
+CONNECT_REQUESTS = 0x02
+
+
+def _accepts(advertiser, controller, address: hci.Address, requests: int) -> bool:
+    """Whether an advertiser takes scan (or connection) requests from `address`."""
+    policy = getattr(advertiser, 'advertising_filter_policy', 0) or 0
+    if not policy & requests:
+        return True
+    return address in getattr(controller, 'filter_accept_list', ())
+
+
 def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
     return hci.HCI_CustomPacket(bytes([hci.HCI_EVENT_PACKET, code, len(parameters)]) + parameters)
 
@@ -93,9 +108,15 @@ class CorrectedController(bumble_controller.Controller):
         rssi: int = -50,
         link_loss_delay: float | None = None,
         autonomous_data_length: int | None = None,
+        advertising_sets: bool = False,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.le_features = capabilities.LE_FEATURES
+        self.supported_commands = capabilities.SUPPORTED_COMMANDS
+        if advertising_sets:
+            # Advertising sets (advertising_sets.py); extended scanning stays unknown.
+            self.le_features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+            self.supported_commands = self.supported_commands | advertising_sets_module.COMMANDS
         self.le_acl_data_packet_length = acl_size
         self.total_num_le_acl_data_packets = acl_buffers
         self.acl_data_packet_length = acl_size
@@ -142,7 +163,7 @@ class CorrectedController(bumble_controller.Controller):
         claims commands it only stubs. Anything outside capabilities.SUPPORTED_COMMANDS
         is answered Unknown HCI Command, with the event type the host waits for."""
         opcode = command.op_code
-        if opcode not in capabilities.SUPPORTED_COMMANDS:
+        if opcode not in self.supported_commands:
             logger.info('[%s] unknown command 0x%04X (%s)', self.name, opcode, command.name)
             self._answer_status(opcode, UNKNOWN_HCI_COMMAND)
             return
@@ -296,6 +317,9 @@ class CorrectedController(bumble_controller.Controller):
         - reports are legacy reports (the controller does not claim extended
           advertising, so a legacy-scanning host never gets extended reports);
         - duplicate filtering and the filter accept list policy are honoured;
+        - an advertiser whose filter policy limits scan requests to its filter
+          accept list answers only a scanner listed there (Bumble ignores the
+          advertising filter policy);
         - the RSSI is the one configured for the advertiser."""
         if not isinstance(pdu, ll.AdvInd):
             return
@@ -309,7 +333,7 @@ class CorrectedController(bumble_controller.Controller):
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_SCAN_IND,
             )
-            if self.le_scan_type == 1 and scannable:
+            if self.le_scan_type == 1 and scannable and _accepts(advertiser, advertiser_controller, self._scanner_address(), SCAN_REQUESTS):
                 self._report(
                     hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP,
                     address,
@@ -339,6 +363,23 @@ class CorrectedController(bumble_controller.Controller):
             rssi=rssi,
         )
         self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
+
+    # ======================================================================
+    # Advertising sets (advertising_sets.py)
+    # ======================================================================
+    def _advertising_set(self, handle: int) -> None:
+        if handle not in self.advertising_sets:
+            self.advertising_sets[handle] = advertising_sets_module.LegacyPduAdvertisingSet(controller=self, handle=handle)
+
+    def on_hci_le_set_advertising_set_random_address_command(self, command):
+        """Correction: sets that send legacy PDUs reach legacy scanners."""
+        self._advertising_set(command.advertising_handle)
+        return super().on_hci_le_set_advertising_set_random_address_command(command)
+
+    def on_hci_le_set_extended_advertising_parameters_command(self, command):
+        """Correction: sets that send legacy PDUs reach legacy scanners."""
+        self._advertising_set(command.advertising_handle)
+        return super().on_hci_le_set_extended_advertising_parameters_command(command)
 
     # ======================================================================
     # Filter accept list (Bumble's commands are stubs)
@@ -447,11 +488,23 @@ class CorrectedController(bumble_controller.Controller):
         )
 
     def _connect_ind_ignored(self, peer_address: hci.Address, self_address: hci.Address) -> bool:
-        """True when the advertiser at `peer_address` still holds a connection with
-        this initiator (the central's side of it vanished, e.g. in a controller reset,
-        and the peripheral has not timed out yet): it ignores the CONNECT_IND."""
+        """True when the advertiser at `peer_address` ignores this initiator's
+        CONNECT_IND: it still holds a connection with it (the central's side of it
+        vanished, e.g. in a controller reset, and the peripheral has not timed out
+        yet), or its advertising filter policy takes connection requests only from
+        its filter accept list and the initiator is not on it (Bumble ignores the
+        advertising filter policy)."""
         found = self.link.legacy_advertiser(peer_address) if isinstance(self.link, SimulatedLink) else None
-        return found is not None and self_address in found[0].le_connections
+        if found is None:
+            return False
+        controller, advertiser = found
+        return self_address in controller.le_connections or not _accepts(advertiser, controller, self_address, CONNECT_REQUESTS)
+
+    def _scanner_address(self) -> hci.Address:
+        """The address this controller's scan requests carry."""
+        if self.le_scan_own_address_type in (hci.OwnAddressType.RANDOM, hci.OwnAddressType.RESOLVABLE_OR_RANDOM):
+            return self.random_address
+        return self.public_address
 
     def _connection_failed(self, peer_address: hci.Address, status: int) -> None:
         """LE Connection Complete for a connection that did not come about."""
@@ -503,23 +556,45 @@ class CorrectedController(bumble_controller.Controller):
     def on_le_connect_ind(self, packet: ll.ConnectInd) -> None:
         """Correction: the peripheral reports the connection parameters the central
         chose (Bumble reports fixed placeholders), and only a connectable advertiser
-        accepts a connection."""
+        accepts a connection: legacy advertising, or an advertising set with
+        connectable legacy PDUs, which then ends with LE Advertising Set Terminated
+        (Bumble lets any set accept a connection and never says it ended)."""
         advertiser = self.le_legacy_advertiser
         connectable = advertiser.advertising_type in (
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND,
             hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_DIRECT_IND_LOW_DUTY,
         )
+        advertising_set = None
         if not (advertiser.enabled and connectable and advertiser.address == packet.advertiser_address):
-            return
+            advertising_set = next(
+                (
+                    s for s in self.advertising_sets.values()
+                    if getattr(s, 'connectable', False) and s.address == packet.advertiser_address
+                ),
+                None,
+            )
+            if advertising_set is None:
+                return
         peer_address = packet.initiator_address
         if peer_address in self.le_connections:
             return
-        # Legacy advertising ends when a connection is made (the host restarts it).
-        advertiser.stop()
+        if not _accepts(advertising_set or advertiser, self, peer_address, CONNECT_REQUESTS):
+            return
+        # Advertising ends when a connection is made (the host restarts it).
+        (advertising_set or advertiser).stop()
         connection = self._open_connection(
             hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout
         )
+        if advertising_set is not None:
+            self.send_hci_packet(
+                hci.HCI_LE_Advertising_Set_Terminated_Event(
+                    status=SUCCESS,
+                    advertising_handle=advertising_set.handle,
+                    connection_handle=connection.handle,
+                    num_completed_extended_advertising_events=0,
+                )
+            )
         if self.autonomous_data_length:
             octets = self.autonomous_data_length
             self._later(self._update_data_length, connection, octets)
@@ -771,5 +846,5 @@ class CorrectedController(bumble_controller.Controller):
     def on_hci_read_local_supported_commands_command(self, _command):
         """Correction: list only what is implemented."""
         return hci.HCI_Read_Local_Supported_Commands_ReturnParameters(
-            hci.HCI_ErrorCode.SUCCESS, supported_commands=capabilities.supported_commands_bitmap()
+            hci.HCI_ErrorCode.SUCCESS, supported_commands=capabilities.supported_commands_bitmap(self.supported_commands)
         )

@@ -32,11 +32,20 @@ class SimulatedLink(LocalLink):
         return None
 
     def legacy_advertiser(self, address: hci.Address):
-        """The (controller, LegacyAdvertiser) currently advertising with `address`."""
+        """The (controller, advertiser) currently sending legacy PDUs with `address`:
+        its LegacyAdvertiser, or an advertising set that uses legacy PDUs (both have
+        `advertising_type` and `scan_response_data`)."""
         for controller in self.controllers:
             advertiser = controller.le_legacy_advertiser
             if advertiser.enabled and advertiser.address == address:
                 return controller, advertiser
+            for advertising_set in controller.advertising_sets.values():
+                if (
+                    advertising_set.enabled
+                    and getattr(advertising_set, 'uses_legacy_pdus', False)
+                    and advertising_set.address == address
+                ):
+                    return controller, advertising_set
         return None
 
     # --------------------------------------------------------------------- routing

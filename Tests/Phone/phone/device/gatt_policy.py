@@ -61,9 +61,9 @@ def _connection_of(bearer):
 
 
 def enforce(server, security: LinkSecurity) -> None:
-    """Wrap every attribute of `server` (call after all services are added)."""
-    for attribute in server.attributes:
-        _wrap(attribute, security)
+    """Wrap every attribute of `server` (call after all services are added; a
+    service added later is wrapped with protect())."""
+    protect(server.attributes, security)
     original_write_command = server.on_att_write_command
 
     def on_att_write_command(bearer, request) -> None:
@@ -76,6 +76,12 @@ def enforce(server, security: LinkSecurity) -> None:
         return original_write_command(bearer, request)
 
     server.on_att_write_command = on_att_write_command
+
+
+def protect(attributes, security: LinkSecurity) -> None:
+    """Wrap these attributes with the permission and security checks."""
+    for attribute in attributes:
+        _wrap(attribute, security)
 
 
 def _wrap(attribute, security: LinkSecurity) -> None:

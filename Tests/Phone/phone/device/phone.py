@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
+import struct
 import uuid
 from collections.abc import Callable
 
@@ -24,7 +26,9 @@ from bumble.profiles.gap import GenericAccessService
 from bumble.transport.common import AsyncPipeSink
 
 from ..controller import CorrectedController, SimulatedLink
+from ..controller.central_host import IosSmpSession, fail_indications_on_disconnection
 from . import gatt_policy
+from .connection_parameters import judge_update_requests
 from .ams_source import MediaSource
 from .ancs_provider import NotificationProvider
 from .background import APPLE, BACKGROUND_INTERVAL_MS, AddressRotation, background_advertising_data
@@ -49,6 +53,7 @@ from .navigation_service import (
     valid_name,
 )
 from .security import PhoneSecurity
+from .settings_pairing import SettingsBluetooth
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +92,18 @@ class PhoneSettings:
     # Seconds between resolvable private address changes (iOS: about 15 minutes);
     # None: only `rotate_address` changes it.
     address_rotation_s: float | None = None
+    # The NavigationNotifier Server app is installed: false for a stock iPhone, which
+    # does not advertise at all (an accessory is paired from Settings).
+    server_app: bool = True
+    # ATT MTU the phone asks an accessory for (links it made from Settings): iOS
+    # asks 185 (293 on some models).
+    accessory_mtu: int = 185
+    # "Allow <accessory> to receive your notifications?" after Settings pairing:
+    # allow (answered yes at once), ask (waits for `allow_notifications`), deny.
+    notification_prompt: str = 'allow'
+    # When ANCS and AMS appear in the GATT database: `always`, or `after_bonding`
+    # (as iOS: published once a bond exists, announced with Service Changed).
+    apple_services: str = 'always'
 
 
 def _uuid128_le(text: str) -> bytes:
@@ -141,6 +158,16 @@ class Phone:
         self._tasks: set[asyncio.Task] = set()
         self.bond_file = bond_file
         self.security = PhoneSecurity(lambda: self.device, self._emit, settings.pairing)
+        if settings.apple_services not in ('always', 'after_bonding'):
+            raise PhoneError('apple_services is always or after_bonding')
+        try:
+            accessory_file = (
+                os.path.join(os.path.dirname(bond_file), f'accessories-{settings.name}.json') if bond_file else None
+            )
+            self.settings_bluetooth = SettingsBluetooth(self, self._emit, settings.notification_prompt, accessory_file)
+        except ValueError as error:
+            raise PhoneError(str(error)) from error
+        self.apple_services_published = False
         # The NavigationNotifier Server app: 'foreground' or 'background'.
         self.app = 'foreground'
         self.address_rotation = AddressRotation(
@@ -186,11 +213,8 @@ class Phone:
         )
         self.notifications = NotificationProvider(link)
         self.media = MediaSource(link)
-        self._characteristic_names = {
-            self.service.server_name_characteristic.handle: SERVER_NAME,
-            self.service.paired_client_name_characteristic.handle: PAIRED_CLIENT_NAME,
-            **{characteristic.handle: name for name, characteristic in apple_characteristics.items()},
-        }
+        self._apple_characteristics = apple_characteristics
+        self._name_characteristics()
         if settings.address_rotation_s is not None:
             self.set_address_rotation(settings.address_rotation_s)
 
@@ -207,16 +231,76 @@ class Phone:
         host = Host(self.controller, AsyncPipeSink(self.controller))
         device = Device(config=config, host=host)
         device.pairing_config_factory = self.security.pairing_config
+        device.smp_session_proxy = IosSmpSession
+        fail_indications_on_disconnection(device.gatt_server)
+        judge_update_requests(device, self._on_parameters_request)
         device.add_service(GenericAccessService(self.local_name, appearance=APPEARANCE_PHONE))
         device.add_service(self.service)
-        device.add_service(self.ancs)
-        device.add_service(self.ams)
+        if self.settings.apple_services == 'always':
+            self._add_apple_services(device)
         device.add_service(self.clock)
-        require_encryption(device.gatt_server, [self.ancs, self.ams, self.clock])
+        require_encryption(device.gatt_server, [self.clock])
         gatt_policy.enforce(device.gatt_server, self.security.link_security())
         device.on('connection', self._on_connection)
         device.on('characteristic_subscription', self._on_subscription)
+        device.on('advertisement', self.settings_bluetooth.on_advertisement)
         return device
+
+    def _add_apple_services(self, device: Device) -> list:
+        """Put ANCS and AMS into the GATT database with their security (encrypted
+        link; ANCS writes also the user's "Allow notifications"), to be wrapped by
+        gatt_policy with the rest. Returns the attributes added."""
+        server = device.gatt_server
+        before = len(server.attributes)
+        device.add_service(self.ancs)
+        device.add_service(self.ams)
+        added = server.attributes[before:]
+        require_encryption(server, [self.ancs, self.ams])
+        ancs_writes = [
+            attribute for attribute in added
+            if self.ancs.handle <= attribute.handle <= self.ancs.end_group_handle
+            and (attribute is self.ancs.control_point or attribute.type == gatt_policy.CCCD_UUID)
+        ]
+        self.settings_bluetooth.require_authorization(ancs_writes)
+        self.apple_services_published = True
+        return added
+
+    def _name_characteristics(self) -> None:
+        self._characteristic_names = {
+            self.service.server_name_characteristic.handle: SERVER_NAME,
+            self.service.paired_client_name_characteristic.handle: PAIRED_CLIENT_NAME,
+            **{
+                characteristic.handle: name
+                for name, characteristic in self._apple_characteristics.items()
+                if characteristic.handle
+            },
+        }
+
+    async def publish_apple_services(self) -> None:
+        """iOS publishes ANCS and AMS once a bond exists and tells connected clients
+        with a Service Changed indication (Core spec Vol 3, Part G, 7.1)."""
+        if self.apple_services_published:
+            return
+        added = self._add_apple_services(self.device)
+        gatt_policy.protect(added, self.security.link_security())
+        start, end = added[0].handle, added[-1].handle
+        self._name_characteristics()
+        changed = self.device.gatt_service.service_changed_characteristic
+        value = struct.pack('<HH', start, end)
+        peers = []
+        for connection in list(self.connections.values()):
+            cccd = self.device.gatt_server.subscribers.get(connection, {}).get(changed.handle)
+            if not (cccd and len(cccd) == 2 and cccd[0] & 0x02):
+                continue
+            peers.append(self._peer(connection))
+            self._spawn(self._indicate(connection, changed, value))
+        self._emit('services_changed', start=start, end=end, peers=peers, services=['ancs', 'ams'])
+
+    async def _indicate(self, connection, characteristic, value: bytes) -> None:
+        try:
+            await self.device.gatt_server.indicate_subscriber(connection, characteristic, value)
+        except (ConnectionError, TimeoutError, asyncio.TimeoutError) as error:
+            logger.debug('[%s] indication not confirmed: %r', self.name, error)
 
     # ------------------------------------------------------------------ events
     def _emit(self, event: str, **fields) -> None:
@@ -225,6 +309,10 @@ class Phone:
     def report(self, event: str, **fields) -> None:
         """Emit an event on this phone's behalf (scenario helpers use it)."""
         self._emit(event, **fields)
+
+    def spawn(self, coroutine) -> None:
+        """Run a coroutine in the background; its failure is reported as an event."""
+        self._spawn(coroutine)
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -274,8 +362,7 @@ class Phone:
             self._spawn(self.media.on_subscription(connection, name, notify))
 
     def _on_connection(self, connection) -> None:
-        if connection.role != hci.Role.PERIPHERAL:
-            return
+        central = connection.role == hci.Role.CENTRAL
         self.connections[connection.handle] = connection
         self.security.attach(connection)
         self._emit(
@@ -283,13 +370,36 @@ class Phone:
             peer=self._peer(connection),
             address=address_text(connection.self_address),
             handle=connection.handle,
+            role='central' if central else 'peripheral',
         )
         connection.on('disconnection', lambda reason: self._on_disconnection(connection, reason))
         connection.on('connection_encryption_change', lambda: self._on_encryption_change(connection))
+        connection.on('pairing', lambda _keys: self._on_bonded())
+        if central:
+            # An accessory tapped in Settings (or reconnected by iOS).
+            self.settings_bluetooth.attach(connection)
+            self._spawn(self._exchange_mtu(connection, self.settings.accessory_mtu))
+            return
         if self.settings.advertise_while_connected:
             self._spawn(self._resume_advertising())
         if self.settings.mtu:
             self._spawn(self._exchange_mtu(connection, self.settings.mtu))
+
+    def _on_parameters_request(self, connection, request, broken: list[str]) -> None:
+        self._emit(
+            'connection_parameters_request',
+            peer=self._peer(connection),
+            interval_min_ms=request.interval_min * 1.25,
+            interval_max_ms=request.interval_max * 1.25,
+            latency=request.latency,
+            timeout_ms=request.timeout * 10,
+            result='rejected' if broken else 'accepted',
+            broken=broken,
+        )
+
+    def _on_bonded(self) -> None:
+        if self.settings.apple_services == 'after_bonding':
+            self._spawn(self.publish_apple_services())
 
     def _on_encryption_change(self, connection) -> None:
         if connection.encryption and connection.handle in self.connections:
@@ -304,14 +414,15 @@ class Phone:
         self._spawn(self._resume_advertising())
 
     async def _exchange_mtu(self, connection, mtu: int) -> None:
+        """iOS's own Exchange MTU Request, on every link. Sent directly: Bumble's
+        `request_mtu` reports only the resulting MTU and hides the peer's Server Rx
+        MTU, which the `mtu` event carries as `peer_mtu`. A refusal (the peer has no
+        ATT server) leaves iOS at the default MTU; an unanswered request ends the
+        bearer and iOS drops the link."""
+        client = connection.gatt_client
         try:
-            result = await connection.gatt_client.request_mtu(mtu)
-        except att.ATT_Error as error:
-            # The central has no ATT server or refuses: iOS stays at the default MTU.
-            self._emit('mtu', peer=self._peer(connection), mtu=23, att_error=error.error_code)
-            return
+            response = await client.send_request(att.ATT_Exchange_MTU_Request(client_rx_mtu=mtu))
         except (TimeoutError, asyncio.TimeoutError) as error:
-            # An ATT transaction that times out ends the bearer; iOS drops the link.
             self._emit('error', what='att_timeout', detail=f'MTU exchange unanswered: {error}')
             if connection.handle in self.connections:
                 await connection.disconnect(REMOTE_USER_TERMINATED)
@@ -319,9 +430,15 @@ class Phone:
         except Exception as error:  # noqa: BLE001 - disconnection while waiting
             logger.debug('[%s] MTU exchange ended: %r', self.name, error)
             return
+        client.mtu_exchange_done = True
+        if response.op_code == att.Opcode.ATT_ERROR_RESPONSE:
+            self._emit('mtu', peer=self._peer(connection), mtu=23, att_error=response.error_code)
+            return
+        result = max(att.ATT_DEFAULT_MTU, min(mtu, response.server_rx_mtu))
+        client.mtu = result
         # Bumble's client does not update the bearer when it initiated the exchange.
         connection.on_att_mtu_update(result)
-        self._emit('mtu', peer=self._peer(connection), mtu=result)
+        self._emit('mtu', peer=self._peer(connection), mtu=result, peer_mtu=response.server_rx_mtu, requested=mtu)
 
     # --------------------------------------------------------------- advertising
     @property
@@ -329,6 +446,8 @@ class Phone:
         return self.controller.le_legacy_advertiser.enabled
 
     async def _start_advertising(self) -> None:
+        if not self.settings.server_app:
+            return  # a stock iPhone: nothing advertises
         if self.app == 'background':
             data = background_advertising_data(ADVERTISING_FLAGS, [SERVICE_UUID])
             response = b''
@@ -364,8 +483,12 @@ class Phone:
                 self.link.add_controller(self.controller)
             await self.device.power_on()
             await self.security.load_bonds()
+            self.settings_bluetooth.load({name.split('/')[0] for name in self.security.bonds})
             self.powered = True
             await self._start_advertising()
+            if self.security.bonds and self.settings.apple_services == 'after_bonding':
+                await self.publish_apple_services()
+            await self.settings_bluetooth.update_scanning()
         self._emit('powered', on=True, address=self.address)
 
     async def power_off(self) -> None:
@@ -445,6 +568,8 @@ class Phone:
             was_advertising = self.powered and self.device.legacy_advertiser is not None
             if was_advertising:
                 await self.device.stop_advertising()
+            # The random address cannot change while scanning either.
+            was_scanning = self.powered and await self.settings_bluetooth.pause_scanning()
             new_address = resolvable_private_address(self.identity.irk)
             if self.powered:
                 await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=new_address))
@@ -452,6 +577,8 @@ class Phone:
             self.device.static_address = new_address
             if was_advertising:
                 await self._start_advertising()
+            if was_scanning:
+                await self.settings_bluetooth.update_scanning()
         self._emit('address_rotated', old=old, new=self.address)
         return self.address
 
@@ -490,7 +617,13 @@ class Phone:
         self.security.mode = mode
 
     async def forget_bond(self, peer: str | None = None) -> list[str]:
-        return await self.security.forget_bond(peer)
+        """Forget This Device: the keys go; an accessory's link ends and it is no
+        longer reconnected."""
+        forgotten = await self.security.forget_bond(peer)
+        for identity in forgotten:
+            if identity in self.settings_bluetooth.bonded:
+                await self.settings_bluetooth.forget(identity)
+        return forgotten
 
     def request_security(self) -> None:
         if not self.connections:
@@ -604,6 +737,9 @@ class Phone:
             'player': self.media.player.name,
             'app': self.app,
             'address_rotation': self.address_rotation.period,
+            'server_app': self.settings.server_app,
+            'apple_services_published': self.apple_services_published,
+            **self.settings_bluetooth.state(),
         }
 
     async def close(self) -> None:
