@@ -6,6 +6,10 @@ btsnoop trace and the console on a pipe, and plays a drive: pairing with the
 passkey typed into the phone, Google Maps turn-by-turn guidance, music
 changing tracks, chat and mail that are dropped unread, the phone leaving
 and coming back. Everything lands in out/demo/.
+
+Part of the drive is Google Maps in Spanish, Japanese and Arabic: each
+instruction must come back from the head unit with the right maneuver and
+distance, and its frame is kept as out/demo/es.png, ja.png and ar.png.
 """
 import asyncio
 import json
@@ -22,6 +26,14 @@ from phone import Simulator, scenarios  # noqa: E402
 OUT = os.environ.get("DEMO_OUT") or os.path.join(ROOT, "out", "demo")
 FRAMES = os.path.join(OUT, "frames")
 HEADUNIT = os.environ.get("HEADUNIT_BIN") or os.path.join(ROOT, ".build", "debug", "headunit")
+
+# Google Maps on a phone set to another language: the instruction (title),
+# the street (message), and what the head unit must understand of it.
+FOREIGN_MAPS = (
+    ("es", "Spanish", "En 300 m, gira a la izquierda", "Calle de Alcalá", "left", 300),
+    ("ja", "Japanese", "500 m 先、右折です", "国道1号線", "right", 500),
+    ("ar", "Arabic", "بعد 200 م، انعطف يسارًا", "شارع التحرير", "left", 200),
+)
 
 
 class HeadUnit:
@@ -63,8 +75,15 @@ class HeadUnit:
         raise TimeoutError(f"the head unit never reported {name} {fields}")
 
     def snapshot(self, name):
-        """Keeps the frame on screen now as out/demo/NAME.png."""
-        shutil.copyfile(os.path.join(FRAMES, "latest.png"), os.path.join(OUT, f"{name}.png"))
+        """Keeps the frame on screen now as out/demo/NAME.png; returns the
+        numbered frame it is (latest.png is a second name for it)."""
+        latest = os.path.join(FRAMES, "latest.png")
+        shutil.copyfile(latest, os.path.join(OUT, f"{name}.png"))
+        inode = os.stat(latest).st_ino
+        for f in os.listdir(FRAMES):
+            if f.startswith("frame-") and os.stat(os.path.join(FRAMES, f)).st_ino == inode:
+                return os.path.join(FRAMES, f)
+        return latest
 
     def stop(self):
         self.process.terminate()
@@ -83,6 +102,7 @@ async def drive():
     anna = await sim.add_phone("anna", server_name="Anna-iPhone-7F3A", local_name="iPhone (Anna)")
     print(f"simulated iPhone up; the head unit's controller is at tcp:127.0.0.1:{port}")
     unit = HeadUnit(port)
+    foreign = {}
     try:
         passkey = (await unit.wait_for("passkey"))["passkey"]
         await asyncio.sleep(0.3)
@@ -115,6 +135,19 @@ async def drive():
         await unit.wait_for("notification", action="removed")
         say("arrived: the instruction is gone")
 
+        for code, language, title, street, maneuver, metres in FOREIGN_MAPS:
+            posted = await anna.post_notification("com.google.Maps", "location", title=title, message=street)
+            shown = await unit.wait_for("notification", action="shown", title=title)
+            if (shown.get("kind"), shown.get("maneuver"), shown.get("distance_m")) != ("navigation", maneuver, metres):
+                raise RuntimeError(f"{language} Maps instruction misread: expected navigation, {maneuver}, "
+                                   f"{metres} m; the head unit said {shown}")
+            await unit.wait_for("frame")
+            await asyncio.sleep(0.4)
+            foreign[code] = unit.snapshot(code)
+            say(f"Google Maps in {language}: {title} / {street}: {maneuver}, {metres} m")
+            await anna.remove_notification(posted["id"])
+            await unit.wait_for("notification", action="removed")
+
         await anna.power_off()
         await unit.wait_for("state", state="remembered")
         await asyncio.sleep(0.4)
@@ -130,6 +163,8 @@ async def drive():
     frames = len([f for f in os.listdir(FRAMES) if f.startswith("frame-")])
     print(f"done. {frames} frames in {FRAMES} (latest.png is the last);")
     print(f"      snapshots {OUT}/1-passkey.png, 2-navigation-and-music.png, 3-phone-away.png;")
+    print(f"      Google Maps in other languages {OUT}/es.png, ja.png, ar.png (frames "
+          + ", ".join(os.path.relpath(path, OUT) for path in foreign.values()) + ");")
     print(f"      events {unit.events_path}; btsnoop trace {OUT}/trace.btsnoop (tshark -r)")
 
 

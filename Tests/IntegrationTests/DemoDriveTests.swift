@@ -31,12 +31,19 @@ import Testing
         #expect(notifications.allSatisfy { $0["action"] as? String != "dropped" || $0["title"] is NSNull })
         #expect(notifications.contains { $0["kind"] as? String == "navigation" && $0["action"] as? String == "shown" })
         #expect(notifications.contains { $0["kind"] as? String == "navigation" && $0["action"] as? String == "removed" })
+        // Maps in Spanish, Japanese and Arabic: understood whatever the language.
+        for (title, maneuver, metres) in [("En 300 m, gira a la izquierda", "left", 300), ("500 m 先、右折です", "right", 500),
+                                          ("بعد 200 م، انعطف يسارًا", "left", 200)] {
+            let shown = notifications.first { $0["action"] as? String == "shown" && $0["title"] as? String == title }
+            #expect(shown?["maneuver"] as? String == maneuver, "\(title): \(String(describing: shown))")
+            #expect(shown?["distance_m"] as? Int == metres, "\(title): \(String(describing: shown))")
+        }
         #expect(named("now_playing").contains { $0["title"] as? String == "Under Pressure" })
         #expect(named("encrypted").count == 2) // after pairing, and with the bond after the phone came back
         #expect(named("frame").count >= 10)
 
         // The frames: the drive's snapshots exist and hold a drawn screen.
-        for snapshot in ["1-passkey", "2-navigation-and-music", "3-phone-away"] {
+        for snapshot in ["1-passkey", "2-navigation-and-music", "3-phone-away", "es", "ja", "ar"] {
             let data = try Data(contentsOf: out.appendingPathComponent("\(snapshot).png"))
             #expect(data.count > 5_000, "\(snapshot).png is \(data.count) bytes")
             #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
