@@ -28,7 +28,7 @@ class SenderTestCase(SimulatorTestCase):
 
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.anna = await self.sim.add_phone('anna')
+        self.anna = await self.sim.add_phone('anna', accessory_mtu=self.mtu)
         self.receiver = FakeReceiver(ready=self.receiver_ready, encrypted=self.receiver_encrypted,
                                      key_write_without_response=self.receiver_offers_without_response)
         await self.receiver.start(self.port)

@@ -97,7 +97,7 @@ class PhoneSettings:
     server_app: bool = True
     # ATT MTU the phone asks an accessory for (links it made from Settings): iOS
     # asks 185 (293 on some models).
-    accessory_mtu: int = 185
+    accessory_mtu: int | None = 185
     # "Allow <accessory> to receive your notifications?" after Settings pairing:
     # allow (answered yes at once), ask (waits for `allow_notifications`), deny.
     notification_prompt: str = 'allow'
@@ -378,7 +378,8 @@ class Phone:
         if central:
             # An accessory tapped in Settings (or reconnected by iOS).
             self.settings_bluetooth.attach(connection)
-            self._spawn(self._exchange_mtu(connection, self.settings.accessory_mtu))
+            if self.settings.accessory_mtu is not None:   # None: no Exchange MTU, ATT_MTU stays 23
+                self._spawn(self._exchange_mtu(connection, self.settings.accessory_mtu))
             return
         if self.settings.advertise_while_connected:
             self._spawn(self._resume_advertising())
