@@ -59,7 +59,7 @@ let package = Package(
         // Linux platform layer: poll(2) loop, transports, files, btsnoop.
         .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ", "Input"]),
         // evdev input (sans-I/O): touch taps, media keys, the confirm key.
-        .target(name: "Input", dependencies: ["BluetoothCore", "AMS"]),
+        .target(name: "Input", dependencies: ["BluetoothCore"]),
         // The diagnostics console's command language (sans-I/O).
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The configuration file (sans-I/O): parsed into the layers' settings.
@@ -67,7 +67,7 @@ let package = Package(
                                          "Platform", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "Screens", "Console"]),
+                                               "Notifications", "Screens", "Console", "Input"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE", "Guidance"]),
@@ -118,14 +118,14 @@ let package = Package(
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
+                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
+        .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore",
                                                "Screens"]),
