@@ -63,8 +63,7 @@ let package = Package(
         // The diagnostics console's command language (sans-I/O).
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The configuration file (sans-I/O): parsed into the layers' settings.
-        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
-                                         "Platform", "Input", "Screens"]),
+        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "HCI", "Graphics", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
                                                "Notifications", "Screens", "Console", "Input"]),
@@ -127,7 +126,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore",
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "HCI", "Graphics", "BluetoothCore",
                                                "Screens"]),
     ],
     swiftLanguageModes: [.v5]

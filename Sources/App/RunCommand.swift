@@ -1,7 +1,8 @@
 import CLinux
 import BluetoothCore
 import Config
-import Display
+import Graphics
+import HCI
 import Platform
 
 /// `headunit run`: the head unit itself. The configuration file gives every

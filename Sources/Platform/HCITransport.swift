@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import HCI
 
 /// An open connection to a controller: one file descriptor carrying H4.
 /// A user-channel socket carries exactly one packet per read and write; a
