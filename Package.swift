@@ -56,8 +56,11 @@ let package = Package(
         .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
-        // Linux platform layer: poll(2) loop, transports, files, btsnoop.
-        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ", "Input"]),
+        // Linux platform layer: the poll(2) loop, the clock, files, btsnoop.
+        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux"]),
+        // Linux drivers on that loop: the HCI driver and its transports (user
+        // channel, hci_uart, TCP), evdev input devices, the serial console, the watchdog.
+        .target(name: "Drivers", dependencies: ["BluetoothCore", "HCI", "Input", "Platform", "CLinux", "CBlueZ"]),
         // evdev input (sans-I/O): touch taps, media keys, the confirm key.
         .target(name: "Input", dependencies: ["BluetoothCore"]),
         // The diagnostics console's command language (sans-I/O).
@@ -69,7 +72,7 @@ let package = Package(
                                                "Notifications", "Screens", "Console", "Input"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE", "Guidance"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -108,7 +111,8 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Platform", "HCI", "Input"]),
         .testTarget(name: "NavigationNotifierTests", dependencies: ["NavigationNotifier", "SMP", "BluetoothCore"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),

@@ -1,6 +1,7 @@
-import CLinux
 import BluetoothCore
+import CLinux
 import Config
+import Drivers
 import Graphics
 import HCI
 import Platform
