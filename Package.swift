@@ -27,7 +27,7 @@ let package = Package(
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "Pairing", "Console", "Config", "Input", "HeadUnitCore", "App",
+                                                   "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore", "App",
                                                    "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
     ],
     targets: cModules + [
@@ -52,25 +52,27 @@ let package = Package(
         .target(name: "Guidance"),
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
         .target(name: "HPKE", dependencies: ["CCrypto"]),
-        // The NavigationNotifier pairing routine (docs/PROTOCOL.md §1).
-        .target(name: "Pairing", dependencies: ["BluetoothCore", "SMP"]),
+        // The NavigationNotifier service: the pairing routine and its name exchange (docs/PROTOCOL.md §1).
+        .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
-        // Linux platform layer: poll(2) loop, transports, files, btsnoop.
-        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux", "CBlueZ", "Input"]),
+        // Linux platform layer: the poll(2) loop, the clock, files, btsnoop.
+        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux"]),
+        // Linux drivers on that loop: the HCI driver and its transports (user
+        // channel, hci_uart, TCP), evdev input devices, the serial console, the watchdog.
+        .target(name: "Drivers", dependencies: ["BluetoothCore", "HCI", "Input", "Platform", "CLinux", "CBlueZ"]),
         // evdev input (sans-I/O): touch taps, media keys, the confirm key.
-        .target(name: "Input", dependencies: ["BluetoothCore", "AMS"]),
+        .target(name: "Input", dependencies: ["BluetoothCore"]),
         // The diagnostics console's command language (sans-I/O).
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
         // The configuration file (sans-I/O): parsed into the layers' settings.
-        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "Graphics", "Display",
-                                         "Platform", "Input", "Screens"]),
+        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "HCI", "Graphics", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
-        .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "Pairing", "ANCS", "AMS",
-                                               "Notifications", "Screens", "Console"]),
+        .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
+                                               "Notifications", "Screens", "Console", "Input"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
-        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "Pairing", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "HeadUnitCore", "HPKE", "Guidance"]),
+        .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -80,7 +82,7 @@ let package = Package(
         .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType", "CHarfBuzz", "CFriBidi", "CThai"],
                 linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
-        .target(name: "Screens", dependencies: ["Graphics", "Pairing", "Guidance"]),
+        .target(name: "Screens", dependencies: ["Graphics", "NavigationNotifier", "Guidance"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
         .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).
@@ -99,7 +101,7 @@ let package = Package(
         // What the tests and the pipeline benchmark run against, in one place
         // (not part of the firmware): a scripted controller, the phone's GATT
         // side and the core wired to both in virtual time; the phone's SMP.
-        .target(name: "ScriptedPeers", dependencies: ["BluetoothCore", "HCI", "ATT", "GATT", "ANCS", "Pairing", "Console", "HeadUnitCore"],
+        .target(name: "ScriptedPeers", dependencies: ["BluetoothCore", "HCI", "ATT", "GATT", "ANCS", "NavigationNotifier", "Console", "HeadUnitCore"],
                 path: "Tests/Support/ScriptedPeers"),
         .target(name: "ScriptedPairing", dependencies: ["BluetoothCore", "SMP"], path: "Tests/Support/ScriptedPairing"),
 
@@ -109,25 +111,26 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "HCI", "Input"]),
-        .testTarget(name: "PairingTests", dependencies: ["Pairing", "SMP", "BluetoothCore"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Platform", "HCI", "Input"]),
+        .testTarget(name: "NavigationNotifierTests", dependencies: ["NavigationNotifier", "SMP", "BluetoothCore"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
         .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
         .testTarget(name: "AMSTests", dependencies: ["AMS"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
-        .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "Pairing", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "ScriptedPeers", "ScriptedPairing"]),
+        .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
+                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "AMS"]),
+        .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "Display", "Graphics", "Platform", "BluetoothCore",
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "HCI", "Graphics", "BluetoothCore",
                                                "Screens"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,5 +1,6 @@
 import BluetoothCore
 import Console
+import Drivers
 import Platform
 
 /// The diagnostics shell: a serial console (or stdin/stdout) read without

@@ -1,5 +1,5 @@
 import BluetoothCore
-import Pairing
+import NavigationNotifier
 import Platform
 
 /// The `--events` automation log: one JSON object per line,

@@ -1,6 +1,7 @@
 import BluetoothCore
 import Config
 import Console
+import Drivers
 import HeadUnitCore
 import Platform
 

@@ -1,6 +1,7 @@
 import BluetoothCore
 import Config
 import Display
+import Drivers
 import Graphics
 import HeadUnitCore
 import Input

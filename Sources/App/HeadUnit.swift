@@ -2,6 +2,7 @@ import BluetoothCore
 import Config
 import Console
 import Display
+import Drivers
 import Graphics
 import HCI
 import HeadUnitCore

@@ -1,4 +1,5 @@
 import BluetoothCore
+import Drivers
 import HCI
 import Platform
 

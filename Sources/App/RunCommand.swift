@@ -1,7 +1,9 @@
-import CLinux
 import BluetoothCore
+import CLinux
 import Config
-import Display
+import Drivers
+import Graphics
+import HCI
 import Platform
 
 /// `headunit run`: the head unit itself. The configuration file gives every

@@ -1,9 +1,8 @@
 import ANCS
 import BluetoothCore
-import Display
 import Graphics
+import HCI
 import Input
-import Platform
 import Screens
 import SMP
 
@@ -66,7 +65,7 @@ extension ConfigKey {
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in
-            do throws(DisplayError) { c.display = try DisplaySpec.parse(v) } catch { return "\(error)" }
+            do throws(DisplaySpecError) { c.display = try DisplaySpec.parse(v) } catch { return "\(error)" }
             return nil
         }, render: { c in
             // The default card is written short, as an installer would.

@@ -1,10 +1,9 @@
 import ANCS
 import BluetoothCore
-import Display
 import Graphics
+import HCI
 import Input
 import Notifications
-import Platform
 import Screens
 import SMP
 

@@ -1,6 +1,6 @@
 import BluetoothCore
 import HCI
-import Pairing
+import NavigationNotifier
 
 /// What a scan has seen, one entry per advertiser address, with the
 /// advertising data and scan response merged. At most `capacity` entries

@@ -1,6 +1,6 @@
 import AMS
 import Notifications
-import Pairing
+import NavigationNotifier
 import SMP
 
 /// Something for the event log (the `--events` automation contract, see

@@ -4,7 +4,7 @@ import BluetoothCore
 import Console
 import HCI
 import Notifications
-import Pairing
+import NavigationNotifier
 import SMP
 import Screens
 

@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import Input
 import Notifications
 
 /// The phone's notifications and now-playing: ANCS and AMS on the encrypted
@@ -85,10 +86,10 @@ extension HeadUnitCore {
         emit(.notification(e))
     }
 
-    /// Sends an AMS remote command to the phone's player; false when no player takes it now.
-    public func media(_ command: RemoteCommandID, now: Instant) -> Bool {
+    /// Sends a media key's AMS remote command to the phone's player; false when no player takes it now.
+    public func media(_ command: MediaCommand, now: Instant) -> Bool {
         clock.now = now
-        let sent = links.values.contains { $0.appleServices?.ams.send(command, now: now) ?? false }
+        let sent = links.values.contains { $0.appleServices?.ams.send(command.remoteCommand, now: now) ?? false }
         pump()
         return sent
     }

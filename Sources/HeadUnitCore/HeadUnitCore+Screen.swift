@@ -2,7 +2,7 @@ import AMS
 import ANCS
 import BluetoothCore
 import Notifications
-import Pairing
+import NavigationNotifier
 import Screens
 
 /// What the driver sees: the screen model composed from the pairing state,

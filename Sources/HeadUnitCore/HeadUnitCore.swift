@@ -6,7 +6,7 @@ import GATT
 import HCI
 import L2CAP
 import Notifications
-import Pairing
+import NavigationNotifier
 import SMP
 
 /// The head unit without its I/O: the HCI host, L2CAP, one `PhoneLink` per

@@ -1,6 +1,6 @@
 import BluetoothCore
 import GATT
-import Pairing
+import NavigationNotifier
 
 /// Carries out the pairing routine's GATT requests on one link, on the
 /// NavigationNotifier service bound once (docs/PROTOCOL.md §1): each

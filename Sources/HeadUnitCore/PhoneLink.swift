@@ -4,7 +4,7 @@ import ATT
 import BluetoothCore
 import GATT
 import HCI
-import Pairing
+import NavigationNotifier
 import SMP
 
 /// Everything about one connected phone, in one place: made when the link

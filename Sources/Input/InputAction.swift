@@ -1,12 +1,10 @@
-import AMS
-
 /// What an input device asks the head unit to do.
 public enum InputAction: Equatable, CustomStringConvertible {
     /// A finger tapped the panel here (physical panel pixels: turn it into
     /// screen coordinates with the display's rotation).
     case tap(TouchPoint)
-    /// A media key: send this AMS remote command.
-    case media(RemoteCommandID)
+    /// A media key: the core sends the phone the matching AMS remote command.
+    case media(MediaCommand)
     /// The configured confirm key (accepts a Numeric Comparison value).
     case confirm
     /// Any other key pressed (not repeated, not released).

@@ -1,5 +1,3 @@
-import AMS
-
 /// What a device says it can report, gathered by the platform with the
 /// EVIOCGBIT, EVIOCGPROP and EVIOCGABS ioctls; classified here so the rules
 /// are tested without devices.

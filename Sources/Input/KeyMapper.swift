@@ -1,10 +1,8 @@
-import AMS
-
-/// What the head unit does with a key: media keys become AMS remote
+/// What the head unit does with a key: media keys become media
 /// commands, the configured confirm key accepts Numeric Comparison.
 public struct KeyMapper {
     /// The multimedia keys of steering-wheel adapters and keyboards.
-    public static let mediaKeys: [KeyCode: RemoteCommandID] = [
+    public static let mediaKeys: [KeyCode: MediaCommand] = [
         .playPause: .togglePlayPause,
         .nextSong: .nextTrack,
         .previousSong: .previousTrack,
@@ -16,7 +14,7 @@ public struct KeyMapper {
 
     /// Held volume keys keep changing the volume; a held track key must not
     /// skip a track for every autorepeat.
-    public static let repeatingCommands: Set<RemoteCommandID> = [.volumeUp, .volumeDown]
+    public static let repeatingCommands: Set<MediaCommand> = [.volumeUp, .volumeDown]
 
     /// Takes precedence over a media meaning of the same key.
     public var confirmKey: KeyCode

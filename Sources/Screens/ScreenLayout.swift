@@ -1,4 +1,4 @@
-import Pairing
+import NavigationNotifier
 import Graphics
 
 /// Where everything goes for one model kind and screen size. Pure

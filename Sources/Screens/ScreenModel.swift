@@ -1,4 +1,4 @@
-import Pairing
+import NavigationNotifier
 
 /// What a touch target on the idle screen asks for.
 public enum ScreenAction: Equatable {

@@ -1,4 +1,4 @@
-import Pairing
+import NavigationNotifier
 import Graphics
 import Guidance
 

@@ -1,11 +1,10 @@
 import ANCS
 import BluetoothCore
-import Display
 import Foundation
 import Graphics
+import HCI
 import Input
 import Notifications
-import Platform
 import Screens
 import SMP
 import Testing

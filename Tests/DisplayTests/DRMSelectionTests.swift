@@ -1,5 +1,6 @@
 import Testing
 @testable import Display
+import Graphics
 
 /// Resource lists in the form `modetest -c -e -p` reports them, for the
 /// machines the head unit runs on.

@@ -1,6 +1,6 @@
 import BluetoothCore
 import HeadUnitCore
-import Pairing
+import NavigationNotifier
 import ScriptedPeers
 import Screens
 @testable import ScriptedPairing

@@ -2,7 +2,7 @@ import ANCS
 import BluetoothCore
 import HCI
 import HeadUnitCore
-import Pairing
+import NavigationNotifier
 import ScriptedPeers
 @testable import ScriptedPairing
 import SMP

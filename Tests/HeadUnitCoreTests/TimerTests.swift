@@ -1,7 +1,7 @@
 import BluetoothCore
 import HCI
 import HeadUnitCore
-import Pairing
+import NavigationNotifier
 import ScriptedPeers
 @testable import ScriptedPairing
 import Testing

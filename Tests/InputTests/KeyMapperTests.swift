@@ -1,4 +1,3 @@
-import AMS
 import Testing
 @testable import Input
 

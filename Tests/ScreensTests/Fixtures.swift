@@ -1,5 +1,5 @@
 import Foundation
-import Pairing
+import NavigationNotifier
 import Graphics
 @testable import Screens
 

@@ -1,6 +1,6 @@
 import Testing
 import Guidance
-import Pairing
+import NavigationNotifier
 @testable import Screens
 
 @Suite struct ScreenLocaleTests {

@@ -1,5 +1,5 @@
 import BluetoothCore
-import Pairing
+import NavigationNotifier
 
 /// The NavigationNotifier pairing routine against what phones nearby and on
 /// the link may answer: advertisements, links coming and going, SERVER NAME

@@ -2,7 +2,7 @@ import BluetoothCore
 import HCI
 import HeadUnitCore
 import Console
-import Pairing
+import NavigationNotifier
 
 /// One input given to the core, with its time.
 public enum CoreInput {

@@ -2,7 +2,7 @@ import ANCS
 import ATT
 import BluetoothCore
 import GATT
-import Pairing
+import NavigationNotifier
 
 /// The phone's GATT side as an iPhone running the NavigationNotifier
 /// Server app shows it (docs/PROTOCOL.md §1, §2): the NavigationNotifier

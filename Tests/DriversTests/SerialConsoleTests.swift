@@ -2,7 +2,8 @@ import BluetoothCore
 import CLinux
 import Foundation
 import Testing
-@testable import Platform
+@testable import Drivers
+import Platform
 
 /// The console on a pseudo-terminal: what a person at a serial terminal
 /// types arrives as lines, echoed; output gets CR LF line ends.

@@ -1,7 +1,7 @@
 import BluetoothCore
 import SMP
 import Testing
-@testable import Pairing
+@testable import NavigationNotifier
 
 /// Rule 8 and docs/PROTOCOL.md §7: addresses are not identities. A bonded
 /// phone is found by its IRK (or its identity address) whatever it

@@ -1,5 +1,5 @@
 import Testing
-@testable import Display
+@testable import Graphics
 
 @Suite struct DisplaySpecTests {
     @Test func parsesEveryForm() throws {
@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: ["", "png", "png:", "drm:", "vnc:5900", "none:x", "DRM", "fbdev:"])
     func rejectsBadSpecs(_ text: String) {
-        #expect(throws: DisplayError.self) { try DisplaySpec.parse(text) }
+        #expect(throws: DisplaySpecError.self) { try DisplaySpec.parse(text) }
     }
 
     @Test func modeStrings() {

@@ -1,6 +1,7 @@
 import BluetoothCore
 import CBlueZ
 import CLinux
+import Platform
 
 /// Opens a BlueZ device with HCI_CHANNEL_USER: the kernel hands us the raw
 /// controller and stays out of the way (no bluetoothd, no D-Bus). The device

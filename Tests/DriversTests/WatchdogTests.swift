@@ -1,6 +1,7 @@
 import CLinux
 import Testing
-@testable import Platform
+@testable import Drivers
+import Platform
 
 /// The watchdog's error paths on the build machine, which has no watchdog
 /// device (the qemu boot test uses a real one: image/boot-test).

@@ -1,6 +1,7 @@
 import BluetoothCore
 import CLinux
 import HCI
+import Platform
 
 /// Connects the sans-I/O `Host` to a real transport inside the event loop:
 /// bytes read go into the host, packets it wants sent are written (holding

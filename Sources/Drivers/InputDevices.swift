@@ -1,6 +1,7 @@
 import BluetoothCore
 import CLinux
 import Input
+import Platform
 
 /// Every useful evdev device under /dev/input (touchscreens, keyboards,
 /// steering-wheel adapters), opened without blocking and read from the

@@ -1,5 +1,7 @@
 import BluetoothCore
 import CLinux
+import HCI
+import Platform
 
 /// An open connection to a controller: one file descriptor carrying H4.
 /// A user-channel socket carries exactly one packet per read and write; a

@@ -1,5 +1,6 @@
 import CLinux
 import Input
+import Platform
 
 /// Asks an open evdev device what it reports (EVIOCGNAME, EVIOCGPROP,
 /// EVIOCGBIT, EVIOCGABS). nil when the descriptor is no evdev device.

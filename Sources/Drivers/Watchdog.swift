@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import Platform
 
 /// The board's hardware watchdog through the Linux watchdog API
 /// (`/dev/watchdogN`). Opening the device starts it; it reboots the board

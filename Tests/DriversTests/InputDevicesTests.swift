@@ -3,7 +3,8 @@ import CLinux
 import Foundation
 import Input
 import Testing
-@testable import Platform
+@testable import Drivers
+import Platform
 
 /// InputDevices on FIFOs in a temporary folder: the real open, inotify and
 /// read paths, with capabilities given by the test instead of ioctls.

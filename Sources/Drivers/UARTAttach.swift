@@ -1,6 +1,7 @@
 import BluetoothCore
 import CBlueZ
 import CLinux
+import Platform
 
 /// Attaches the kernel's hci_uart line discipline to a tty with the H4
 /// protocol, the way `btattach -R` does, so the controller behind the UART

@@ -1,6 +1,6 @@
 import BluetoothCore
 import Testing
-@testable import Pairing
+@testable import NavigationNotifier
 
 /// Every rule of the NavigationNotifier pairing contract, driven through the
 /// sans-I/O routine with the answers a phone would give.

@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import Platform
 
 /// A TCP client connection for the `tcp:` HCI transport (a simulated
 /// controller). The connect itself waits at most `timeoutMilliseconds`:

@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import Platform
 
 /// The diagnostics console's descriptors: a serial tty set up for a human
 /// at a terminal (115200 8N1 by default), or stdin/stdout for `-`. Input

@@ -1,4 +1,5 @@
-/// Where frames go, from `--display` (docs/PROTOCOL.md §6).
+/// Where frames go, from `--display` or the configuration file
+/// (docs/PROTOCOL.md §6): a plain value, opened by the Display module.
 public enum DisplaySpec: Equatable, CustomStringConvertible {
     /// DRM/KMS card.
     case drm(device: String)
@@ -12,7 +13,7 @@ public enum DisplaySpec: Equatable, CustomStringConvertible {
     public static let defaultFramebuffer = "/dev/fb0"
 
     /// Parses `drm[:/dev/dri/cardN]`, `fbdev[:/dev/fbN]`, `png:DIR`, `none`.
-    public static func parse(_ text: String) throws(DisplayError) -> DisplaySpec {
+    public static func parse(_ text: String) throws(DisplaySpecError) -> DisplaySpec {
         let usage = "display spec must be drm[:/dev/dri/cardN], fbdev[:/dev/fbN], png:DIR or none"
         let kind: Substring, rest: Substring?
         if let colon = text.firstIndex(of: ":") {
@@ -45,6 +46,17 @@ public enum DisplaySpec: Equatable, CustomStringConvertible {
         case .fbdev(let d): return "fbdev:\(d)"
         case .png(let d): return "png:\(d)"
         case .none: return "none"
+        }
+    }
+}
+
+/// Why a `--display` spec was not understood, worded for the usage message.
+public enum DisplaySpecError: Error, Equatable, CustomStringConvertible {
+    case badSpec(String)
+
+    public var description: String {
+        switch self {
+        case .badSpec(let s): return s
         }
     }
 }

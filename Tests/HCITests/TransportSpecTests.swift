@@ -1,5 +1,5 @@
 import Testing
-@testable import Platform
+@testable import HCI
 
 @Suite struct TransportSpecTests {
     @Test func parsesEveryForm() {
