@@ -16,15 +16,20 @@ import Platform
     }
 
     /// A file that is not a watchdog fails its first keep-alive, and the
-    /// descriptor is not left open.
-    @Test func otherDevicesAreRefused() {
-        let before = openDescriptors()
+    /// descriptor is not left open. The file is this test's own, so tests
+    /// opening descriptors in parallel cannot disturb the check.
+    @Test func otherDevicesAreRefused() throws {
+        let path = "/tmp/headunit-not-a-watchdog-\(getpid())"
+        let fd = creat(path, 0o600)
+        try #require(fd >= 0)
+        close(fd)
+        defer { unlink(path) }
         #expect {
-            _ = try Watchdog(device: "/dev/null")
+            _ = try Watchdog(device: path)
         } throws: { error in
             (error as? SystemError)?.code == ENOTTY
         }
-        #expect(openDescriptors() == before)
+        #expect(descriptorsOpen(on: path) == 0)
     }
 
     @Test func requestNumbersAreTheKernels() {
@@ -34,7 +39,12 @@ import Platform
         #expect(nn_wdioc_gettimeout() == 0x8004_5707)
     }
 
-    private func openDescriptors() -> Int {
-        (0..<1024).filter { nn_fcntl_int($0, F_GETFD, 0) >= 0 }.count
+    /// How many of this process's descriptors are open on `path`.
+    private func descriptorsOpen(on path: String) -> Int {
+        (0..<1024).filter { fd in
+            var target = [CChar](repeating: 0, count: 4096)
+            let n = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
+            return n > 0 && String(cString: target) == path
+        }.count
     }
 }
