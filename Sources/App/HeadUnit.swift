@@ -136,7 +136,7 @@ final class HeadUnit {
     func carryOut() {
         driver.flush()
         while let change = core.pollStateWrite() { write(change) }
-        while let event = core.pollEvent() { events.write(event) }
+        events.batch { while let event = core.pollEvent() { events.write(event) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         loop.reschedule(&coreTimer, at: core.nextDeadline) { [unowned(unsafe) self] in
             self.coreTimer = nil
