@@ -47,8 +47,10 @@ final class BindingHarness {
         binding = GATTServiceBinding(service: service, bearer: t.bearer)
     }
 
-    var done: (RemoteOperationResult) -> Void { { self.results.append($0) } }
-    func discover() { binding.discover { self.discoveries.append($0) } }
+    // Weak: the binding keeps the callbacks of operations a test leaves
+    // pending, and the harness keeps the binding.
+    var done: (RemoteOperationResult) -> Void { { [weak self] in self?.results.append($0) } }
+    func discover() { binding.discover { [weak self] in self?.discoveries.append($0) } }
 }
 
 @Suite struct GATTServiceBindingTests {
