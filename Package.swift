@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
                                                          "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "CCrypto", "HPKE"]),
+        .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),

@@ -1,6 +1,7 @@
 import XCTest
 import BluetoothCore
 @testable import NotifBridge
+import HPKE
 
 final class KeyRingTests: XCTestCase {
     private func exchange(_ n: Int) -> ExchangeID { ExchangeID(uuidFromText(TestPhone.uuid(n))!) }

@@ -2,6 +2,7 @@ import XCTest
 import BluetoothCore
 import JSON
 @testable import NotifBridge
+import HPKE
 
 private let maps = NotificationIdentity(sourceIdentifier: "com.google.Maps", notificationIdentifier: "n1")
 

@@ -1,15 +1,7 @@
 import BluetoothCore
-import CCrypto
+import HPKE
 import JSON
 @testable import NotifBridge
-
-/// SHA-256 from OpenSSL.
-func sha256(_ bytes: [UInt8]) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: 32)
-    var length: UInt32 = 0
-    _ = EVP_Digest(bytes, bytes.count, &out, &length, EVP_sha256(), nil)
-    return out
-}
 
 /// A stand-in for X-Wing, HPKE and AES-GCM: not what these tests test, but
 /// it really round-trips and detects tampering (a SHA-256 keystream and a
@@ -44,7 +36,7 @@ enum TestCryptography: NotifBridgeCryptography {
         return nonce + body + sha256(key + nonce + body).prefix(16)
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] { NotifBridgeTests.sha256(bytes) }
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] { HPKE.sha256(bytes) }
 
     static func randomBytes(_ count: Int) -> [UInt8] {
         counter += 1
