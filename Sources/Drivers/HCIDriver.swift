@@ -20,6 +20,10 @@ public final class HCIDriver {
     /// gives them straight to `host`. A program whose core owns the host
     /// takes them here, so everything they cause runs at the core's time.
     public var onReceive: (([UInt8], Instant) -> Void)?
+    /// Called once the reads of one wake-up have all gone to `onReceive`
+    /// (a user-channel socket gives one packet per read): the place to act
+    /// on them once per wake-up rather than once per packet.
+    public var onReceiveDone: (() -> Void)?
 
     private let loop: EventLoop
     private var transport: HCITransport?
@@ -152,7 +156,9 @@ public final class HCIDriver {
             draining = true
             let open = drain(t)
             draining = false
-            if open { flush() }
+            guard open else { return }
+            onReceiveDone?()
+            flush()
         }
     }
 
