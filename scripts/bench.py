@@ -408,7 +408,9 @@ SIDE_BY_SIDE_FLOOR = (
 
 # Measured by hand (not by this script) on 2026-11-23: `BENCH_CALLGRIND=FILE` and `perf record` over the burst.
 PROFILE = [
-    "User instructions (callgrind over 300 notifications of the side by side with `BENCH_CALLGRIND`, release): "
+    "User instructions (callgrind over 300 notifications of the side by side, release: "
+    "`BENCH_CALLGRIND=cg.out .venv/bin/python Benchmarks/Peer/side_by_side.py .build/release/headunit out/sbs 300 0`, "
+    "then `callgrind_annotate --inclusive=yes cg.out`): "
     "about 192,000 per notification (the first Maps notification also builds the guidance phrase tables once, "
     "4.8 million instructions). By function, inclusive, per notification: `HeadUnitCore.receive` 150,000 (the "
     "layers: `GATTBearer.receive` 39,000 with the ANCS client, `NotificationModel.handle` 34,000 of which "
