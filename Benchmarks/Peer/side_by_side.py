@@ -110,8 +110,12 @@ async def run_headunit(binary, out, count, idle_seconds):
     sim = Simulator(acl_size=ACL_SIZE)
     port = await sim.start(0)
     anna = await sim.add_phone("anna", server_name="Anna-iPhone-7F3A", local_name="iPhone (Anna)")
+    # Profiling aid: BENCH_CALLGRIND=FILE runs the head unit under callgrind,
+    # collecting only over the burst (its CPU figures are then meaningless).
+    profile = os.environ.get("BENCH_CALLGRIND")
+    wrapper = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={profile}"] if profile else []
     process = subprocess.Popen(
-        [binary, "run", "--hci", f"tcp:127.0.0.1:{port}", "--state", os.path.join(out, "state"),
+        wrapper + [binary, "run", "--hci", f"tcp:127.0.0.1:{port}", "--state", os.path.join(out, "state"),
          "--display", "none", "--events", events_path, "--config", "/dev/null"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "headunit.log"), "w"))
     try:
@@ -139,7 +143,11 @@ async def run_headunit(binary, out, count, idle_seconds):
             # Profiling aid: the head unit's system calls over the burst.
             tracer = subprocess.Popen(["strace", "-c", "-f", "-p", str(process.pid), "-o", os.environ["BENCH_STRACE"]])
             await asyncio.sleep(1.0)
+        if profile:
+            subprocess.run(["callgrind_control", "--instr=on", str(process.pid)], check=True, capture_output=True)
         record, used = await measured_burst(sim, anna, count, shown, process)
+        if profile:
+            subprocess.run(["callgrind_control", "--instr=off", str(process.pid)], check=True, capture_output=True)
         if tracer is not None:
             tracer.send_signal(2)
             tracer.wait()

@@ -85,10 +85,12 @@ final class HeadUnit {
         let fonts = options.display == .none ? nil
             : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
         screen = ScreenOutput(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
-        driver.onReceive = { [unowned(unsafe) self] bytes, now in
-            self.core.receive(bytes, now: now)
-            self.carryOut()
-        }
+        // What the controller sent in one wake-up is carried out once: on
+        // the user channel that is one read per packet, and carrying out
+        // after each would write the event log and the controller once per
+        // packet instead of once per wake-up.
+        driver.onReceive = { [unowned(unsafe) self] bytes, now in self.core.receive(bytes, now: now) }
+        driver.onReceiveDone = { [unowned(unsafe) self] in self.carryOut() }
         driver.onEvent = { [unowned(unsafe) self] event in
             self.core.hostEvent(event, now: Clock.now())
             self.carryOut()

@@ -5,7 +5,8 @@ import Platform
 
 /// Connects the sans-I/O `Host` to a real transport inside the event loop:
 /// bytes read go into the host, packets it wants sent are written (holding
-/// any the descriptor cannot take yet until it is writable), its deadline
+/// any the descriptor cannot take yet until it is writable; on a stream,
+/// the packets of one wake-up in one write), its deadline
 /// becomes a loop timer, and its events go to `onEvent`. When the transport
 /// fails (UART unplugged, simulator gone) it is reopened with a back-off,
 /// and the host is brought up again.
@@ -19,6 +20,10 @@ public final class HCIDriver {
     /// gives them straight to `host`. A program whose core owns the host
     /// takes them here, so everything they cause runs at the core's time.
     public var onReceive: (([UInt8], Instant) -> Void)?
+    /// Called once the reads of one wake-up have all gone to `onReceive`
+    /// (a user-channel socket gives one packet per read): the place to act
+    /// on them once per wake-up rather than once per packet.
+    public var onReceiveDone: (() -> Void)?
 
     private let loop: EventLoop
     private var transport: HCITransport?
@@ -26,9 +31,11 @@ public final class HCIDriver {
     private var hostTimer: EventLoop.TimerID?
     private var reopenTimer: EventLoop.TimerID?
     private var reopenDelay: Int64 = 250
-    private var pendingWrites: [[UInt8]] = []
-    private var pendingOffset = 0
+    private var outgoing = HCIWriteQueue(packetOriented: false)
     private var dispatching = false
+    /// True while a wake-up's reads are being handed over: what they make
+    /// the host send is queued and written once they are all in.
+    private var draining = false
     private var lastOpenError = ""
 
     public var trace: BTSnoopWriter? {
@@ -64,10 +71,10 @@ public final class HCIDriver {
         while true {
             var progressed = false
             while let packet = host.pollTransmit(now: Clock.now()) {
-                queueWrite(packet.h4Bytes)
+                if transport != nil { outgoing.append(packet) }
                 progressed = true
             }
-            writePending()
+            if !draining { writePending() }
             while let event = host.pollEvent() {
                 onEvent?(event)
                 progressed = true
@@ -97,6 +104,7 @@ public final class HCIDriver {
         do {
             let t = try HCITransport.open(spec)
             transport = t
+            outgoing = HCIWriteQueue(packetOriented: t.isPacketOriented)
             reopenDelay = 250
             lastOpenError = ""
             Log.info("hci", "transport \(spec) open")
@@ -125,8 +133,7 @@ public final class HCIDriver {
         watch = nil
         transport?.close()
         transport = nil
-        pendingWrites.removeAll()
-        pendingOffset = 0
+        outgoing.removeAll()
         host.transportClosed(now: Clock.now())
         if notify { onTransportChange?(false) }
         flush()
@@ -143,51 +150,53 @@ public final class HCIDriver {
     private func ready(_ readiness: EventLoop.Readiness) {
         guard let t = transport else { return }
         if readiness.writable { writePending() }
+        // Writing may have found the transport gone.
+        guard transport === t else { return }
         if readiness.readable || readiness.failed {
-            // Drain what is there: a user-channel socket gives one packet per read.
-            for _ in 0..<64 {
-                do {
-                    guard let bytes = try FileDescriptor.read(t.fd, max: 4096) else { break }
-                    if bytes.isEmpty {
-                        transportFailed("end of stream")
-                        return
-                    }
-                    if let onReceive { onReceive(bytes, Clock.now()) } else { host.receive(bytes, now: Clock.now()) }
-                    // A stream (TCP, UART) that gave less than asked for is
-                    // drained: poll(2) reports it again when more arrives,
-                    // so the read that would only say EAGAIN is saved.
-                    if !t.isPacketOriented && bytes.count < 4096 { break }
-                } catch {
-                    transportFailed(error.description)
-                    return
-                }
-            }
+            draining = true
+            let open = drain(t)
+            draining = false
+            guard open else { return }
+            onReceiveDone?()
             flush()
         }
     }
 
-    private func queueWrite(_ bytes: [UInt8]) {
-        guard transport != nil else { return }
-        pendingWrites.append(bytes)
+    /// Hands over what is there to read; false when the transport failed.
+    /// A user-channel socket gives one packet per read.
+    private func drain(_ t: HCITransport) -> Bool {
+        for _ in 0..<64 {
+            do {
+                guard let bytes = try FileDescriptor.read(t.fd, max: 4096) else { break }
+                if bytes.isEmpty {
+                    transportFailed("end of stream")
+                    return false
+                }
+                if let onReceive { onReceive(bytes, Clock.now()) } else { host.receive(bytes, now: Clock.now()) }
+                // A stream (TCP, UART) that gave less than asked for is
+                // drained: poll(2) reports it again when more arrives,
+                // so the read that would only say EAGAIN is saved.
+                if !t.isPacketOriented && bytes.count < 4096 { break }
+            } catch {
+                transportFailed(error.description)
+                return false
+            }
+        }
+        return true
     }
 
     private func writePending() {
         guard let t = transport else { return }
-        while let first = pendingWrites.first {
+        while !outgoing.isEmpty {
             do {
-                let n = try FileDescriptor.write(t.fd, first[pendingOffset...])
+                let n = try FileDescriptor.write(t.fd, outgoing.nextWrite)
                 if n == 0 { break }
-                if t.isPacketOriented || pendingOffset + n == first.count {
-                    pendingWrites.removeFirst()
-                    pendingOffset = 0
-                } else {
-                    pendingOffset += n
-                }
+                outgoing.written(n)
             } catch {
                 transportFailed(error.description)
                 return
             }
         }
-        if let w = watch { loop.setWantsWrite(w, !pendingWrites.isEmpty) }
+        if let w = watch { loop.setWantsWrite(w, !outgoing.isEmpty) }
     }
 }

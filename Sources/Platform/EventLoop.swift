@@ -19,18 +19,23 @@ public final class EventLoop {
     }
 
     private struct Watch {
+        var id: Int
         var fd: Int32
         var wantWrite: Bool
         var handler: (Readiness) -> Void
     }
 
     private struct Timer {
+        var id: Int
         var deadline: Instant
         var handler: () -> Void
     }
 
-    private var watches: [Int: Watch] = [:]
-    private var timers: [Int: Timer] = [:]
+    // Plain arrays searched from the front: the head unit has a handful of
+    // descriptors and timers, and a dictionary's hashing cost more than the
+    // search on every wake-up.
+    private var watches: [Watch] = []
+    private var timers: [Timer] = []
     private var nextID = 1
     private var running = false
     private var signalFD: Int32 = -1
@@ -62,17 +67,18 @@ public final class EventLoop {
     public func watch(_ fd: Int32, writable: Bool = false, handler: @escaping (Readiness) -> Void) -> WatchID {
         let id = nextID
         nextID += 1
-        watches[id] = Watch(fd: fd, wantWrite: writable, handler: handler)
+        watches.append(Watch(id: id, fd: fd, wantWrite: writable, handler: handler))
         return WatchID(value: id)
     }
 
     /// Asks for (or stops asking for) POLLOUT: only while output is pending,
     /// or poll would return at once every time.
     public func setWantsWrite(_ id: WatchID, _ wants: Bool) {
-        watches[id.value]?.wantWrite = wants
+        guard let i = watches.firstIndex(where: { $0.id == id.value }), watches[i].wantWrite != wants else { return }
+        watches[i].wantWrite = wants
     }
 
-    public func unwatch(_ id: WatchID) { watches[id.value] = nil }
+    public func unwatch(_ id: WatchID) { watches.removeAll { $0.id == id.value } }
 
     // MARK: - Timers
 
@@ -80,21 +86,32 @@ public final class EventLoop {
     public func schedule(at deadline: Instant, handler: @escaping () -> Void) -> TimerID {
         let id = nextID
         nextID += 1
-        timers[id] = Timer(deadline: deadline, handler: handler)
+        timers.append(Timer(id: id, deadline: deadline, handler: handler))
         return TimerID(value: id)
     }
 
-    public func cancel(_ id: TimerID) { timers[id.value] = nil }
+    public func cancel(_ id: TimerID) { timers.removeAll { $0.id == id.value } }
 
     /// Moves an existing timer, or creates one when `id` is nil or gone.
     /// A timer already due at `deadline` stays as it is: the layers' earliest
     /// deadline is recomputed after every input and mostly has not moved.
     public func reschedule(_ id: inout TimerID?, at deadline: Instant?, handler: @escaping () -> Void) {
-        if let existing = id {
-            if let deadline, timers[existing.value]?.deadline == deadline { return }
-            cancel(existing)
+        guard let existing = id, let i = timers.firstIndex(where: { $0.id == existing.value }) else {
+            id = deadline.map { schedule(at: $0, handler: handler) }
+            return
         }
-        id = deadline.map { schedule(at: $0, handler: handler) }
+        guard let deadline else {
+            timers.remove(at: i)
+            id = nil
+            return
+        }
+        if timers[i].deadline == deadline { return }
+        // Moved in place, under a new id: like a new timer, it does not run
+        // in the turn that is running due timers now.
+        let newID = nextID
+        nextID += 1
+        timers[i] = Timer(id: newID, deadline: deadline, handler: handler)
+        id = TimerID(value: newID)
     }
 
     // MARK: - Running
@@ -122,11 +139,11 @@ public final class EventLoop {
     private func turn() {
         pollFDs.removeAll(keepingCapacity: true)
         pollIDs.removeAll(keepingCapacity: true)
-        for (id, w) in watches {
+        for w in watches {
             var events = Int16(POLLIN)
             if w.wantWrite { events |= Int16(POLLOUT) }
             pollFDs.append(pollfd(fd: w.fd, events: events, revents: 0))
-            pollIDs.append(id)
+            pollIDs.append(w.id)
         }
         let timeout = pollTimeout()
         let n = pollFDs.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
@@ -150,7 +167,7 @@ public final class EventLoop {
                 i += 1
                 if fd.revents == 0 { continue }
                 // A handler may have removed this watch (or others) already.
-                guard let w = watches[id], w.fd == fd.fd else { continue }
+                guard let w = watches.first(where: { $0.id == id }), w.fd == fd.fd else { continue }
                 w.handler(Readiness(revents: fd.revents))
                 if !running { return }
             }
@@ -160,21 +177,26 @@ public final class EventLoop {
 
     private func pollTimeout() -> Int32 {
         var earliest: Instant?
-        for timer in timers.values where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
+        for timer in timers where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
         guard let next = earliest else { return -1 }
         let wait = next.millisecondsSince(Clock.now())
         if wait <= 0 { return 0 }
         return Int32(min(wait, Int64(Int32.max)))
     }
 
+    /// Runs the timers due now, earliest first: only those that existed
+    /// when this pass began (ids below `nextID` then), so a handler that
+    /// sets a timer already due has it run on the next turn, not in a loop here.
     private func runDueTimers() {
         let now = Clock.now()
-        // Most turns end with nothing due: decide that without building a list.
-        guard timers.values.contains(where: { $0.deadline <= now }) else { return }
-        let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
-        for (id, timer) in due {
-            guard timers[id] != nil else { continue }
-            timers[id] = nil
+        let limit = nextID
+        while true {
+            var next: Int?
+            for i in timers.indices where timers[i].id < limit && timers[i].deadline <= now {
+                if next.map({ timers[i].deadline < timers[$0].deadline }) ?? true { next = i }
+            }
+            guard let i = next else { return }
+            let timer = timers.remove(at: i)
             timer.handler()
         }
     }

@@ -45,3 +45,40 @@ import Testing
         #expect(!fired)
     }
 }
+
+@Suite(.serialized) struct EventLoopTimerTests {
+    @Test func rescheduleMovesATimerAndNilCancelsIt() throws {
+        let loop = try EventLoop()
+        var fired: [String] = []
+        let start = Clock.now()
+        var moved: EventLoop.TimerID?
+        loop.reschedule(&moved, at: start.adding(milliseconds: 500)) { fired.append("moved") }
+        loop.reschedule(&moved, at: start.adding(milliseconds: 10)) { fired.append("moved") }
+        var cancelled: EventLoop.TimerID?
+        loop.reschedule(&cancelled, at: start.adding(milliseconds: 5)) { fired.append("cancelled") }
+        loop.reschedule(&cancelled, at: nil) { fired.append("cancelled") }
+        #expect(cancelled == nil)
+        loop.run(until: start.adding(milliseconds: 100)) { fired.isEmpty }
+        #expect(fired == ["moved"])
+        #expect(Clock.now().millisecondsSince(start) < 400)
+    }
+
+    /// A handler that sets a timer already due does not run it in the same
+    /// pass (that could loop forever), and due timers run earliest first.
+    @Test func aTimerSetDueByAHandlerRunsOnTheNextTurn() throws {
+        let loop = try EventLoop()
+        var order: [Int] = []
+        let start = Clock.now()
+        loop.schedule(at: start.adding(milliseconds: 2)) {
+            order.append(2)
+            loop.schedule(at: .zero) { order.append(3); loop.stop() }
+        }
+        loop.schedule(at: start.adding(milliseconds: 1)) { order.append(1) }
+        var spin = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+        _ = nanosleep(&spin, nil)
+        // Both are due before the first turn; the third comes a turn later.
+        loop.run(until: start.adding(seconds: 2)) { true }
+        #expect(order == [1, 2, 3])
+        #expect(loop.wakeups == 2)
+    }
+}
