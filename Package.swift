@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "HCI", "Graphics", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "Screens", "Console", "Input"]),
+                                               "Notifications", "Screens", "Console", "Input", "NotifBridge"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance"]),
@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing"]),
+                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing",
+                                                         "NotifBridge", "HPKE", "JSON", "GATT"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
