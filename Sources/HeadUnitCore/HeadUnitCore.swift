@@ -16,8 +16,9 @@ import SMP
 /// and the driver's actions, like the protocol layers it wires.
 ///
 /// Inputs: `receive` (H4 bytes from the controller), `hostEvent`,
-/// `handleTimeout`, `command`, `perform`/`media`/`confirmComparison`, each
-/// with the time it happens at, and the `StoredState` given at start.
+/// `handleTimeout`, `command`, `perform`/`media`/`confirmComparison`,
+/// `keysStored` (the NotifBridge key file), each with the time it happens
+/// at, and the `StoredState` given at start.
 /// Outputs, polled by the shell: `pollTransmit` (packets to the controller),
 /// `pollEvent` (the event log), `pollStateWrite` (the state files),
 /// `pollConsoleLine`, `screenModel` and `nextDeadline`.

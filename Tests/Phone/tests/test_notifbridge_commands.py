@@ -185,24 +185,21 @@ class NotifBridgePairing(SimulatorTestCase):
             await asyncio.sleep(0.05)
         (passkey,) = self.receiver.passkeys
         await self.command('type_passkey', phone='anna', digits=passkey)
-        reply = await asyncio.wait_for(connecting, 10)
-        self.assertTrue(reply['ok'], reply)
-        (link,) = self.sim.phone('anna').device.connections.values()
-        self.assertTrue(link.encryption)
-        paired = await self.sim.wait_for('paired', after=state['mark'], timeout=5)
-        self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), ('passkey', True, True))
-        # The encrypted-only characteristics take the keys.
-        await self.command('notifbridge_keys', phone='anna', identifier='HEAD-UNIT-1')
-        self.assertEqual(len(self.receiver.generations), 1)
+        await self.paired_and_keyed(state, connecting, ('passkey', True, True))
 
     async def test_receiver_without_a_screen_pairs_just_works(self) -> None:
         state, connecting = await self.connect(shows_passkey=False)
+        await self.paired_and_keyed(state, connecting, ('just-works', False, True))
+        self.assertIsNone(self.sim.find_event('passkey_requested', after=state['mark']))
+
+    async def paired_and_keyed(self, state: dict, connecting, expected: tuple) -> None:
+        """The connection succeeded, paired as `expected` (method, MITM, Secure
+        Connections), and the characteristics that need encryption take the keys."""
         reply = await asyncio.wait_for(connecting, 10)
         self.assertTrue(reply['ok'], reply)
-        self.assertIsNone(self.sim.find_event('passkey_requested', after=state['mark']))
         (link,) = self.sim.phone('anna').device.connections.values()
         self.assertTrue(link.encryption)
         paired = await self.sim.wait_for('paired', after=state['mark'], timeout=5)
-        self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), ('just-works', False, True))
+        self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), expected)
         await self.command('notifbridge_keys', phone='anna', identifier='HEAD-UNIT-1')
         self.assertEqual(len(self.receiver.generations), 1)
