@@ -76,7 +76,15 @@ extension HeadUnitCore {
         guard let notifBridge else { return false }
         var outputs: [NotifBridgeOutput] = []
         for link in links.values {
-            if let bridge = link.notifBridge { outputs += bridge.pump(link.bearer, now: now) }
+            if let bridge = link.notifBridge {
+                outputs += bridge.pump(link.bearer, now: now)
+            } else {
+                // The service is in the one database every link serves; writes
+                // on a link that does not carry NotifBridge go nowhere.
+                while let write = link.bearer.server.pollWrite() {
+                    Log.info("notifbridge", "\(write.value.count)-byte write on link \(link.handle), which does not carry NotifBridge: dropped")
+                }
+            }
         }
         // Without a link the receiver still stores its ring (a grace ended).
         while let output = notifBridge.receiver.pollOutput() {

@@ -220,6 +220,7 @@ final class NotifBridgeCoreTests: XCTestCase {
             XCTAssertNil(n.message)
         }
         XCTAssertTrue(rig.events.contains { if case .notification(let n) = $0 { return n.action == .dropped } else { return false } })
+        XCTAssertFalse(rig.events.contains { "\($0)".contains("4711") || "\($0)".contains("Bob") })
     }
 
     func testARestartKeepsDecryptingWithTheStoredKeys() throws {
@@ -254,6 +255,20 @@ final class NotifBridgeCoreTests: XCTestCase {
         XCTAssertNotNil(rig.core.notifications.navigation)
         rig.dropLink()
         XCTAssertNil(rig.core.notifications.navigation)
+    }
+
+    func testALinkTheHeadUnitMadeDoesNotCarryNotifBridge() {
+        // The pairing routine connects to the advertising phone: we are the central.
+        rig = CoreRig(stored: freshState)
+        rig.start()
+        rig.advance(milliseconds: 1_000)
+        XCTAssertTrue(rig.isLinkUp)
+        XCTAssertEqual(rig.core.links.values.map(\.role), [.central])
+        subscribe()
+        sendKeyPacket(phone.prepare(receipt: 1))
+        XCTAssertEqual(keyWrites, [])
+        XCTAssertEqual(reverseFrames, [])
+        XCTAssertTrue(rig.isLinkUp)
     }
 
     func testOffMeansNoServiceInTheDatabase() {
