@@ -1,6 +1,7 @@
 import BluetoothCore
 import GATT
 import HCI
+import NavigationNotifier
 import NotifBridge
 import Notifications
 
