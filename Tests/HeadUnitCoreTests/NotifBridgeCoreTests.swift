@@ -1,5 +1,6 @@
 import ATT
 import BluetoothCore
+import HCI
 import HPKE
 import JSON
 import Notifications
@@ -284,7 +285,9 @@ final class NotifBridgeCoreTests: XCTestCase {
 
         // On by default: the same discovery finds it.
         rig = connectedRig()
-        XCTAssertEqual(rig.core.notifBridgeAdvertisements.count, 1)
+        // The client name stands in for "NavigationNotifier HU-…", which leaves no room for the marker.
+        XCTAssertEqual(rig.core.notifBridgeAdvertisements.map { AdvertisingData($0.scanResponse).completeName }, ["HU-3F9A21 NotifBdg"])
+        XCTAssertTrue(AdvertisingData(rig.core.notifBridgeAdvertisements[0].advertisingData).advertises(NotifBridgeUUIDs.service))
         let on = primaryServices()
         XCTAssertTrue(on.indices.contains { Array(on[$0...].prefix(16)) == uuid })
     }
