@@ -236,6 +236,22 @@ final class NotifBridgeCoreTests: XCTestCase {
         XCTAssertEqual(rig.core.notifications.music.map(\.title), ["Song"])
     }
 
+    func testARestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {
+        subscribe()
+        sendKeyPacket(phone.prepare(receipt: 1))
+        storeKeys(ok: true)
+        var stored = freshState
+        stored.notifBridgeKeys = keyWrites.last
+        rig = connectedRig(stored: stored)
+        chunk = 0
+        subscribe()
+        sendKeyPacket(phone.activate(receipt: 2))
+        storeKeys(ok: true)
+        XCTAssertEqual(receipts, [BridgePhone.uuid(2)], "the activate found its key pair after the restart")
+        sendEnvelope(try phone.add(app: "com.google.Maps", id: 6, title: "300 m", body: "Exit right", receipt: 15))
+        XCTAssertEqual(rig.core.notifications.navigation?.message, "Exit right")
+    }
+
     func testADamagedKeyFileStartsWithoutKeys() throws {
         keyed()
         var damaged = keyWrites.last!
