@@ -19,12 +19,6 @@ final class NotifBridgeHost {
         intake = BridgedNotificationIntake(model: model)
         if let keys { receiver.loadKeys(keys, now: now) }
     }
-
-    /// The connectable advertisement iOS's accessory picker looks for:
-    /// the service UUID, and a name with `NotifBdg` in it.
-    static func advertisement(deviceName: String) -> AdvertisingPayload {
-        AdvertisingPayload.notifBridge(name: deviceName, service: NotifBridgeUUIDs.service)
-    }
 }
 
 /// The head unit's side of NotifBridge: a phone connected to us (we are the
@@ -33,11 +27,13 @@ final class NotifBridgeHost {
 /// same model as ANCS.
 extension HeadUnitCore {
     /// What the head unit advertises for NotifBridge, beside whatever else
-    /// it advertises; empty when the service is off.
+    /// it advertises (the connectable advertisement iOS's accessory picker
+    /// looks for: the service UUID, a name with `NotifBdg` in it); empty
+    /// when the service is off.
     var notifBridgeAdvertisements: [AdvertisingPayload] {
         guard notifBridge != nil else { return [] }
         // "NavigationNotifier HU-3F9A21" leaves no room for the marker: the client name alone then.
-        return [NotifBridgeHost.advertisement(deviceName: settings.deviceName ?? pairing.clientName)]
+        return [AdvertisingPayload.notifBridge(name: settings.deviceName ?? pairing.clientName, service: NotifBridgeUUIDs.service)]
     }
 
     /// From `linkUp`: a link on which the phone is the central gets the
