@@ -69,10 +69,11 @@ let package = Package(
         .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "HCI", "Graphics", "Input", "Screens"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "Screens", "Console", "Input"]),
+                                               "Notifications", "Screens", "Console", "Input", "NotifBridge"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance"]),
+                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
+                                      "NotifBridge"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -121,7 +122,8 @@ let package = Package(
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing"]),
+                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing",
+                                                         "NotifBridge", "HPKE", "JSON", "GATT"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),

@@ -76,9 +76,11 @@ final class HeadUnit {
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
         let stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
-                                 bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load())
+                                 bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load(),
+                                 notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile))
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
-                                    deviceName: configuration.deviceName, screenLocale: configuration.screenLocale)
+                                    deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
+                                    notifBridge: configuration.notifBridge)
         core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
         driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
@@ -137,7 +139,10 @@ final class HeadUnit {
     /// log, its console lines to the console; then its timer and the screen.
     func carryOut() {
         driver.flush()
-        while let change = core.pollStateWrite() { write(change) }
+        var keysWritten = false
+        while let change = core.pollStateWrite() { keysWritten = write(change) || keysWritten }
+        // The receipts a stored key file released.
+        if keysWritten { driver.flush() }
         events.batch { while let event = core.pollEvent() { events.write(event) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         loop.reschedule(&coreTimer, at: core.nextDeadline) { [unowned(unsafe) self] in
@@ -148,14 +153,24 @@ final class HeadUnit {
         updateScreen()
     }
 
-    private func write(_ change: StateWrite) {
+    /// The NotifBridge key ring (docs/NOTIFBRIDGE.md, "Persistence format and order").
+    static let notifBridgeKeyFile = "notifbridge-keys"
+
+    /// True when it was the key file: the core has been told how it went.
+    private func write(_ change: StateWrite) -> Bool {
         switch change {
         case .rememberServer(let server): store.remember(server)
         case .forgetServer: store.forgetServer()
         case let .saveBond(bond, server): bonds.save(bond, for: server)
         case .deleteBond(let server): bonds.delete(for: server)
         case .appNames(let names): AppNameStore(files: stateFiles).save(names)
+        case .notifBridgeKeys(let bytes):
+            // A failure is reported by `stateFiles.failures`; the core withholds the receipts.
+            let stored = (try? stateFiles.write(HeadUnit.notifBridgeKeyFile, bytes)) != nil
+            core.keysStored(ok: stored, now: Clock.now())
+            return true
         }
+        return false
     }
 
     // MARK: - Status

@@ -1,6 +1,8 @@
 import ANCS
 import BluetoothCore
 import CLinux
+import HPKE
+import NotifBridge
 import Platform
 import SMP
 
@@ -13,13 +15,13 @@ import SMP
 ///
 /// stdout, one line each, written straight to the descriptor so that a
 /// line is out before the step it announces begins:
-///   `loaded bond=V server=V apps=V irk=V client=V`  (V: round number, `none`, or `bad`)
+///   `loaded bond=V server=V apps=V irk=V client=V keys=V`  (V: round number, `none`, or `bad`)
 ///   `begin KIND V` before a write (V: round) or removal (V: `none`)
 ///   `ok KIND V` once it returned
 /// Each file holds its round number, so the test knows which write it holds.
 enum StateStress {
     static let server = "Phone"
-    static let kinds = ["bond", "server", "apps", "irk", "client"]
+    static let kinds = ["bond", "server", "apps", "irk", "client", "keys"]
 
     static func run(directory: String) -> Int32 {
         let files = StateFiles(directory: directory)
@@ -74,6 +76,13 @@ enum StateStress {
             }
             step("irk", "\(round)") { try? files.write(BondStore.localIRKFile, numberedKey(round)) }
             step("client", "\(round)") { try? files.write(PairingStore.clientNameFile, Array("HU-\(round)\n".utf8)) }
+            step("keys", "\(round)") {
+                // A NotifBridge key ring whose one generation's secret carries the round.
+                var ring = KeyRing()
+                _ = ring.activate(KeyGeneration(exchangeID: ExchangeID(BluetoothUUID(high: round, low: 1)), info: Array("XWing-Version1-HU".utf8),
+                                                exporterSecret: numberedKey(round) + SystemRandom.bytes(16)), now: .zero)
+                try? files.write(HeadUnit.notifBridgeKeyFile, ring.encoded(sha256: { HPKE.sha256($0) }))
+            }
             if round % 8 == 0 {
                 // "Unpair": the remembered server and its bond go.
                 step("server", "none") { pairing.forgetServer() }
@@ -108,6 +117,10 @@ enum StateStress {
         if names.contains(PairingStore.clientNameFile) {
             let name = files.read(PairingStore.clientNameFile).flatMap { PairingStore.parseName($0) }
             out["client"] = .some(name.flatMap { number(after: "HU-", in: $0) })
+        }
+        if names.contains(HeadUnit.notifBridgeKeyFile) {
+            let ring = files.read(HeadUnit.notifBridgeKeyFile).flatMap { try? KeyRing(decoding: $0, now: .zero, sha256: { HPKE.sha256($0) }) }
+            out["keys"] = .some(ring?.newest.flatMap { roundOf(key: $0.exporterSecret) })
         }
         return out
     }

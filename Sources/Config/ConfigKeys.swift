@@ -62,6 +62,7 @@ extension ConfigKey {
         }, render: { $0.confirmKey.name }),
         livenessKey("probe-interval", { $0.probeIntervalSeconds }, { $0.probeIntervalSeconds = $1 }),
         livenessKey("notification-silence", { $0.notificationSilenceSeconds }, { $0.notificationSilenceSeconds = $1 }),
+        boolKey("bluetooth", "notifbridge", { $0.notifBridge }, { $0.notifBridge = $1 }),
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in

@@ -28,6 +28,8 @@ public struct HeadUnitConfiguration: Equatable {
     /// Answered probes beside a Notification Source silent this long: the
     /// subscriptions are written again (ANCS).
     public var notificationSilenceSeconds: Int64 = 3 * 3600
+    /// The NotifBridge receiver (docs/NOTIFBRIDGE.md): its GATT service and advertisement.
+    public var notifBridge = true
 
     // [display]
     /// Where frames go; `--display` overrides it.

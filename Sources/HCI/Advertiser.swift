@@ -11,6 +11,13 @@ import BluetoothCore
 /// Only what differs is sent: going slow after the first 30 s is disable,
 /// parameters, enable; a new name is data and scan response only.
 ///
+/// Given several payloads (the Settings accessory and NotifBridge, say),
+/// it takes them in turn, one per second: each turn is data and scan
+/// response only, so the interval, the filter policy and the pause for a
+/// connection stay as they are, and every controller can do it (legacy
+/// PDUs, no advertising sets). A scanner sees each payload within a second
+/// or two.
+///
 /// A peripheral connection pauses it: a legacy controller stops advertising
 /// by itself when a connection comes up from it, so nothing is disabled
 /// then. When the last peripheral link goes it starts again, fast. A
@@ -36,6 +43,8 @@ public struct Advertiser {
     public static let fastPeriodMilliseconds: Int64 = 30_000
     static let firstRetryMilliseconds: Int64 = 500
     static let maxRetryMilliseconds: Int64 = 16_000
+    /// How long each of several payloads stays on air before the next.
+    public static let turnMilliseconds: Int64 = 1_000
 
     /// One command and what its success means.
     enum Step: Equatable {
@@ -69,7 +78,11 @@ public struct Advertiser {
     }
 
     // What the owner wants.
-    public private(set) var payload: AdvertisingPayload?
+    public private(set) var payloads: [AdvertisingPayload] = []
+    /// The index in `payloads` of the one on air (or going there).
+    private var turn = 0
+    /// When the next payload's turn comes (several payloads only).
+    private var turnAt: Instant?
     public private(set) var identity: StaticRandomAddress?
     public private(set) var audience: AdvertisingAudience = .anyone
     /// Fast until then; slow once it has passed or is nil.
@@ -85,6 +98,9 @@ public struct Advertiser {
     private var retryDelay = Advertiser.firstRetryMilliseconds
 
     public init() {}
+
+    /// The payload on air now, or that is going there.
+    public var payload: AdvertisingPayload? { payloads.isEmpty ? nil : payloads[turn] }
 
     public var state: State {
         guard payload != nil else { return .off }
@@ -123,15 +139,26 @@ public struct Advertiser {
     /// Advertises `payload`: fast for 30 s from `now`, then slow. A new
     /// payload while advertising replaces the data without a pause.
     public mutating func start(_ payload: AdvertisingPayload, now: Instant) {
-        if self.payload == nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
-        self.payload = payload
+        start([payload], now: now)
+    }
+
+    /// Advertises each of `payloads` in turn, `turnMilliseconds` each, as
+    /// `start(_:now:)` does one. Empty: stops.
+    public mutating func start(_ payloads: [AdvertisingPayload], now: Instant) {
+        guard !payloads.isEmpty else { return stop() }
+        if self.payloads.isEmpty { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
+        if payloads != self.payloads { turn = 0 }
+        self.payloads = payloads
+        turnAt = payloads.count > 1 ? (turnAt ?? now.adding(milliseconds: Advertiser.turnMilliseconds)) : nil
     }
 
     /// Goes to the slow interval at once (a phone of ours is around).
     public mutating func slowDown() { fastUntil = nil }
 
     public mutating func stop() {
-        payload = nil
+        payloads = []
+        turn = 0
+        turnAt = nil
         fastUntil = nil
     }
 
@@ -180,18 +207,24 @@ public struct Advertiser {
         peripheralLinks.remove(at: index)
         if peripheralLinks.isEmpty, payload != nil {
             fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds)
+            if payloads.count > 1 { turnAt = now.adding(milliseconds: Advertiser.turnMilliseconds) }
         }
     }
 
     // MARK: - Driving it
 
-    /// When `handleTimeout` is due: the end of the fast period or a retry.
+    /// When `handleTimeout` is due: the end of the fast period, the next
+    /// payload's turn or a retry.
     public var nextDeadline: Instant? {
-        let fastEnd = payload != nil && peripheralLinks.isEmpty ? fastUntil : nil
-        return earliest(fastEnd, retryAt)
+        let advertising = payload != nil && peripheralLinks.isEmpty
+        return earliest(earliest(advertising ? fastUntil : nil, advertising ? turnAt : nil), retryAt)
     }
 
     mutating func handleTimeout(now: Instant) {
+        if let at = turnAt, at <= now, payloads.count > 1, peripheralLinks.isEmpty {
+            turn = (turn + 1) % payloads.count
+            turnAt = now.adding(milliseconds: Advertiser.turnMilliseconds)
+        }
         if let until = fastUntil, until <= now, payload != nil {
             fastUntil = nil
             Log.info("adv", "no phone in \(Advertiser.fastPeriodMilliseconds / 1000) s; advertising every \(AdvertisingInterval.slow) from now on")

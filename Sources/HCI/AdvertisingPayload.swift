@@ -9,6 +9,8 @@ public enum ADStructure: Equatable {
     /// AD type 0x15: services the advertiser wants a central to offer it.
     /// iOS lists accessories that solicit ANCS in Settings → Bluetooth.
     case solicitedServices128([BluetoothUUID])
+    /// AD type 0x07: the complete list of the 128-bit services offered.
+    case services128([BluetoothUUID])
 
     /// LE General Discoverable Mode (0x02) | BR/EDR Not Supported (0x04).
     public static let generalDiscoverableLEOnly: UInt8 = 0x06
@@ -19,6 +21,7 @@ public enum ADStructure: Equatable {
         case .completeName: return AdvertisingData.typeCompleteName
         case .shortenedName: return AdvertisingData.typeShortName
         case .solicitedServices128: return AdvertisingData.typeSolicitation128
+        case .services128: return AdvertisingData.typeComplete128
         }
     }
 
@@ -26,7 +29,7 @@ public enum ADStructure: Equatable {
         switch self {
         case .flags(let f): return [f]
         case .completeName(let n), .shortenedName(let n): return Array(n.utf8)
-        case .solicitedServices128(let uuids): return uuids.flatMap { $0.fullLittleEndian }
+        case .solicitedServices128(let uuids), .services128(let uuids): return uuids.flatMap { $0.fullLittleEndian }
         }
     }
 
@@ -93,6 +96,18 @@ public struct AdvertisingPayload: Equatable {
         if !extra.isEmpty { response.append(.solicitedServices128(extra)) }
         // Both parts are built within 31 octets above.
         return AdvertisingPayload(advertising: advertising, scanResponse: response)!
+    }
+
+    /// The advertisement iOS's accessory picker finds a NotifBridge receiver
+    /// by (docs/NOTIFBRIDGE.md): the flags and `service` in the advertising
+    /// data, and `name` followed by " NotifBdg" as the complete name in the
+    /// scan response, `name` shortened so that the marker always fits.
+    public static func notifBridge(name: String, service: BluetoothUUID) -> AdvertisingPayload {
+        let marker = " NotifBdg"
+        let room = maxLength - 2 - marker.utf8.count
+        // Both parts are 21 and at most 31 octets.
+        return AdvertisingPayload(advertising: [.flags(ADStructure.generalDiscoverableLEOnly), .services128([service])],
+                                  scanResponse: [.completeName(prefix(of: name, maxBytes: room) + marker)])!
     }
 
     /// The longest prefix of `name` that fits `maxBytes` of UTF-8 without

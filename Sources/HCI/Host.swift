@@ -298,6 +298,13 @@ public final class Host {
         pumpAdvertiser()
     }
 
+    /// Advertises each of `payloads` in turn, a second each (see
+    /// `Advertiser`), as `startAdvertising(_:)` does one.
+    public func startAdvertising(_ payloads: [AdvertisingPayload]) {
+        advertiser.start(payloads, now: now)
+        pumpAdvertiser()
+    }
+
     /// The slow interval at once, before the 30 s are up.
     public func slowAdvertising() {
         advertiser.slowDown()

@@ -5,7 +5,8 @@ import Screens
 
 /// The configuration values the core uses (the shell takes them from the
 /// configuration file): the pairing policy, the ANCS limits, the Maps/Music
-/// filter and the GAP name the head unit serves.
+/// filter, the GAP name the head unit serves and whether it receives
+/// NotifBridge notifications.
 public struct CoreSettings {
     public var pairing: PairingConfiguration
     public var ancs: ANCSConfiguration
@@ -14,14 +15,18 @@ public struct CoreSettings {
     public var deviceName: String?
     /// The screen's language, clock format and units.
     public var screenLocale: ScreenLocale
+    /// The NotifBridge service in the GATT database (docs/NOTIFBRIDGE.md);
+    /// the configuration's `notifbridge = no` turns it off.
+    public var notifBridge: Bool
 
     public init(pairing: PairingConfiguration = PairingConfiguration(), ancs: ANCSConfiguration = ANCSConfiguration(),
                 filter: NotificationFilter = NotificationFilter(), deviceName: String? = nil,
-                screenLocale: ScreenLocale = ScreenLocale()) {
+                screenLocale: ScreenLocale = ScreenLocale(), notifBridge: Bool = true) {
         self.pairing = pairing
         self.ancs = ancs
         self.filter = filter
         self.deviceName = deviceName
         self.screenLocale = screenLocale
+        self.notifBridge = notifBridge
     }
 }

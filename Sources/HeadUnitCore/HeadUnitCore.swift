@@ -7,6 +7,7 @@ import HCI
 import L2CAP
 import Notifications
 import NavigationNotifier
+import NotifBridge
 import SMP
 
 /// The head unit without its I/O: the HCI host, L2CAP, one `PhoneLink` per
@@ -15,8 +16,9 @@ import SMP
 /// and the driver's actions, like the protocol layers it wires.
 ///
 /// Inputs: `receive` (H4 bytes from the controller), `hostEvent`,
-/// `handleTimeout`, `command`, `perform`/`media`/`confirmComparison`, each
-/// with the time it happens at, and the `StoredState` given at start.
+/// `handleTimeout`, `command`, `perform`/`media`/`confirmComparison`,
+/// `keysStored` (the NotifBridge key file), each with the time it happens
+/// at, and the `StoredState` given at start.
 /// Outputs, polled by the shell: `pollTransmit` (packets to the controller),
 /// `pollEvent` (the event log), `pollStateWrite` (the state files),
 /// `pollConsoleLine`, `screenModel` and `nextDeadline`.
@@ -35,6 +37,8 @@ public final class HeadUnitCore {
     let clock: CoreClock
     var l2cap = L2CAPLayer()
     private let database: GATTDatabase
+    /// The NotifBridge receiver, nil when the configuration turns it off.
+    let notifBridge: NotifBridgeHost?
     /// Shared by every link: repeated failures with one phone back off.
     let attempts = PairingAttemptLimiter()
     private var bonds: [String: BondRecord]
@@ -74,6 +78,8 @@ public final class HeadUnitCore {
         appNames = stored.appNames
         pairing = PairingRoutine(clientName: stored.clientName, rememberedServer: stored.rememberedServer)
         database = GATTDatabase(deviceName: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
+        notifBridge = settings.notifBridge
+            ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, now: now) : nil
         pairing.bondsChanged(allBonds)
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
@@ -107,7 +113,7 @@ public final class HeadUnitCore {
     public var nextDeadline: Instant? {
         var deadline = earliest(pairing.nextDeadline, host.nextDeadline)
         for link in links.values { deadline = earliest(deadline, link.nextDeadline) }
-        return deadline
+        return earliest(deadline, notifBridge?.receiver.nextDeadline)
     }
 
     public func handleTimeout(now: Instant) {
@@ -115,6 +121,7 @@ public final class HeadUnitCore {
         host.handleTimeout(now: now)
         pairing.handleTimeout(now: now)
         for link in links.values { link.handleTimeout(now: now) }
+        notifBridge?.receiver.handleTimeout(now: now)
         pump()
     }
 
@@ -179,15 +186,18 @@ public final class HeadUnitCore {
         let phone = PhoneLink(link: link, database: database, clock: clock)
         phone.onProgress = { [unowned(unsafe) self] in self.pump() }
         links[link.handle] = phone
+        notifBridgeLinkUp(phone)
         // 32-byte names need an ATT_MTU of at least 35: exchange first.
         phone.bearer.exchangeMTU()
-        pairing.connected(link.handle, peer: link.peer, now: now)
+        // A phone that connected to us is not the pairing routine's.
+        if link.role == .central { pairing.connected(link.handle, peer: link.peer, now: now) }
     }
 
     /// The one place a link ends, with everything on it.
     private func linkDown(_ handle: ConnectionHandle, now: Instant) {
         let gone = links.removeValue(forKey: handle)
         gone?.close(now: now)
+        notifBridgeLinkDown(gone)
         passkeyShown = nil
         if comparisonPending == handle { comparisonPending = nil }
         if gone?.appleServices != nil {
@@ -225,6 +235,7 @@ public final class HeadUnitCore {
                 perform(action, now: now)
                 progressed = true
             }
+            progressed = pumpNotifBridge(now: now) || progressed
             for (handle, link) in links {
                 let bearer = link.bearer
                 while let pdu = bearer.pollTransmit(now: now) {

@@ -5,6 +5,7 @@ import BluetoothCore
 import GATT
 import HCI
 import NavigationNotifier
+import NotifBridge
 import SMP
 
 /// Everything about one connected phone, in one place: made when the link
@@ -35,6 +36,8 @@ public final class PhoneLink {
     var security: SecurityManager?
     /// ANCS and AMS, from the moment the link is encrypted.
     var appleServices: AppleServices?
+    /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
+    var notifBridge: NotifBridgeLink<HPKECryptography>?
     /// Called when a GATT answer arrived, so the owner pumps again.
     var onProgress: () -> Void = {}
     private let clock: CoreClock

@@ -15,14 +15,19 @@ public struct StoredState {
     public var localIRK: IdentityResolvingKey?
     /// App display names learned from the phone.
     public var appNames: AppNameCache
+    /// The NotifBridge key ring as `KeyRing.encoded` wrote it (the key
+    /// file), nil when there is none. Loaded and checked by the receiver.
+    public var notifBridgeKeys: [UInt8]?
 
     public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
-                localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache()) {
+                localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache(),
+                notifBridgeKeys: [UInt8]? = nil) {
         self.clientName = clientName
         self.rememberedServer = rememberedServer
         self.bonds = bonds
         self.localIRK = localIRK
         self.appNames = appNames
+        self.notifBridgeKeys = notifBridgeKeys
     }
 }
 
@@ -33,4 +38,8 @@ public enum StateWrite: Equatable {
     case saveBond(BondRecord, server: String)
     case deleteBond(server: String)
     case appNames(AppNameCache)
+    /// The NotifBridge key file, replaced whole. The shell answers with
+    /// `HeadUnitCore.keysStored(ok:now:)` once it is written (or not):
+    /// the receipts of the key packets wait for that answer.
+    case notifBridgeKeys([UInt8])
 }

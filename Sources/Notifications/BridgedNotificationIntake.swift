@@ -26,21 +26,26 @@ public final class BridgedNotificationIntake {
         self.model = model
     }
 
+    /// Whether `uid` is one this intake gave (the event log marks them).
+    public static func isBridged(_ uid: NotificationUID) -> Bool { uid.value >= firstUID }
+
     /// An `add` or `update`: shown (or changed) if the filter wants the app,
-    /// else dropped and counted.
-    public func received(app: String, notificationID: String, appName: String?, title: String?, subtitle: String?, body: String?) {
+    /// else dropped and counted. True when it is on screen.
+    @discardableResult
+    public func received(app: String, notificationID: String, appName: String?, title: String?, subtitle: String?, body: String?) -> Bool {
         let key = Key(app: app, notificationID: notificationID)
         let identifier = AppIdentifier(app)
         guard model.filter.kind(app: identifier, category: .other) != .other else {
             // Also gone from the screen if the filter changed since it was shown.
             removed(app: app, notificationID: notificationID)
             model.handle(.notificationDropped(ANCSNotification(uid: freshUID(), category: .other, app: identifier, appName: appName)))
-            return
+            return false
         }
         let uid = shown[key] ?? freshUID()
         shown[key] = uid
         model.handle(.notificationFetched(ANCSNotification(uid: uid, category: .other, app: identifier, appName: appName,
                                                            title: title, subtitle: subtitle, message: body)))
+        return true
     }
 
     public func removed(app: String, notificationID: String) {

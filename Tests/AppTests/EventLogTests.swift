@@ -40,5 +40,15 @@ import Testing
         #expect(out[4]["action"] as? String == "shown" && out[4]["uid"] as? Int == 7 && out[4]["app"] as? String == "com.google.Maps")
         #expect(out[4]["kind"] as? String == "navigation" && out[4]["title"] as? String == "In 500 m" && out[4]["message"] as? String == "Turn left")
         #expect(out[5]["what"] as? String == "bond")
+        #expect(out[4]["via"] == nil, "read through ANCS")
+    }
+
+    @Test func aForwardedNotificationSaysSo() throws {
+        let model = NotificationModel()
+        BridgedNotificationIntake(model: model).received(app: "com.google.Maps", notificationID: "n1", appName: "Google Maps",
+                                                         title: "In 200 m", subtitle: nil, body: "Turn right")
+        let out = try lines([.notification(try #require(model.pollEvent()))])
+        #expect(out[0]["via"] as? String == "notifbridge")
+        #expect(out[0]["title"] as? String == "In 200 m")
     }
 }

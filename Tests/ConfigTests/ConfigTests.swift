@@ -51,6 +51,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         confirm-key = KEY_OK
         probe-interval = 90s
         notification-silence = 2h
+        notifbridge = off
         [display]
         output = png:/tmp/frames
         mode = 1280x720@60
@@ -89,6 +90,7 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.input.confirmKey == .ok)
         #expect(c.ancs().probeIntervalMilliseconds == 90_000)
         #expect(c.ancs().notificationSourceSilenceLimitMilliseconds == 2 * 3600 * 1000)
+        #expect(!c.notifBridge)
         #expect(c.display == .png(directory: "/tmp/frames"))
         #expect(c.displayOptions.drm == DRMPreferences(connector: "HDMI-A-2", width: 1280, height: 720, refresh: 60))
         #expect(c.displayOptions.virtualSize == Size(width: 1280, height: 720))

@@ -101,7 +101,7 @@ import Platform
         #expect(BondStore(files: files).all().allSatisfy { $0.server == StateStress.server })
         #expect(files.list().allSatisfy { name in
             name.hasPrefix(BondStore.prefix) || [PairingStore.serverFile, PairingStore.clientNameFile,
-                                                  BondStore.localIRKFile, AppNameStore.file].contains(name)
+                                                  BondStore.localIRKFile, AppNameStore.file, HeadUnit.notifBridgeKeyFile].contains(name)
         })
         // Readable by the owner only, each of them.
         for name in files.list() {

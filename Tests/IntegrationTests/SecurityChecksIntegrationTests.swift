@@ -15,7 +15,12 @@ import Testing
         #expect(phone.waitFor("ancs_session", timeout: 30) { $0["state"] as? String == "started" } != nil)
     }
 
-    @Test func gattServerExposesNothingButGAPAndGATT() throws {
+    /// NotifBridge (on by default, docs/NOTIFBRIDGE.md) is the one vendor service.
+    /// As the phone reports them: the 32 hex digits of each 128-bit UUID.
+    static let notifBridge = ["D5E12B7A7D8E4F129B5C3F0A1E6D8C44", "D5E12B7A7D8E4F129B5C3F0A1E6D8C46",
+                              "D5E12B7A7D8E4F129B5C3F0A1E6D8C47", "D5E12B7A7D8E4F129B5C3F0A1E6D8C4B"]
+
+    @Test func gattServerExposesNothingButGAPGATTAndNotifBridge() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "gatt-database")
@@ -25,8 +30,8 @@ import Testing
         let reply = try phone.command("discover_head_unit", ["phone": "anna"], timeout: 30)
         let services = try #require(reply["services"] as? [[String: Any]])
         let uuids = services.compactMap { $0["uuid"] as? String }
-        #expect(uuids.sorted() == ["1800", "1801"], "services: \(uuids)")
-        // Every attribute handle lies inside those two services: nothing hidden between or after them.
+        #expect(uuids.map { $0.uppercased() }.sorted() == ["1800", "1801", SecurityChecksIntegrationTests.notifBridge[0]], "services: \(uuids)")
+        // Every attribute handle lies inside those services: nothing hidden between or after them.
         let ranges = services.compactMap { s -> ClosedRange<Int>? in
             guard let start = s["start"] as? Int, let end = s["end"] as? Int, start <= end else { return nil }
             return start...end
@@ -39,8 +44,9 @@ import Testing
         }
         let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }.compactMap { $0["uuid"] as? String }
         print("GATT database seen by the phone: services \(uuids), characteristics \(characteristics), \(attributes.count) attributes")
-        // GAP: Device Name, Appearance (and what GATT needs); no vendor characteristic.
-        #expect(characteristics.allSatisfy { $0.count == 4 }, "a 128-bit (vendor) characteristic: \(characteristics)")
+        // GAP: Device Name, Appearance (and what GATT needs); no vendor characteristic but NotifBridge's.
+        #expect(characteristics.allSatisfy { $0.count == 4 || SecurityChecksIntegrationTests.notifBridge.contains($0.uppercased()) },
+                "a 128-bit (vendor) characteristic: \(characteristics)")
     }
 
     @Test func nothingFromAnUnencryptedLinkReachesTheScreen() throws {

@@ -4,7 +4,9 @@ crypto. It stands in for the head unit (whose receiver is tested against
 the simulated phone elsewhere); it is what the sender talks to here, not
 what these tests test.
 
-Knobs for the tests: `ready` (send the readiness frame on subscription),
+Knobs for the tests: `shows_passkey` (pair as a DisplayOnly receiver that
+shows a passkey, as the head unit does, instead of Just Works),
+`ready` (send the readiness frame on subscription),
 `silent_chunks` (indexes of …8C47 values, counted from 0 on this receiver,
 that are taken without an NBA1 ack), `drop_receipts` (how many receipts to
 swallow), `displayed` (answer every `add` with a sealed `displayed`).
@@ -19,6 +21,7 @@ import uuid
 
 from bumble import gatt, hci
 from bumble.device import AdvertisingType, Device
+from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
 
 from phone.notifbridge import framing, messages, xwing
@@ -34,9 +37,12 @@ SCAN_RESPONSE = bytes([1 + len(NAME), 0x09]) + NAME.encode()
 
 class FakeReceiver:
     def __init__(self, ready: bool = True, displayed: bool = True, key_write_without_response: bool = True,
-                 encrypted: bool = False) -> None:
+                 encrypted: bool = False, shows_passkey: bool = False) -> None:
         """`encrypted`: every write (CCCD included) needs an encrypted link."""
         self.encrypted = encrypted
+        self.shows_passkey = shows_passkey
+        # The passkeys shown on the receiver's screen, in order.
+        self.passkeys: list[str] = []
         self.ready = ready
         self.displayed = displayed
         self.silent_chunks: set[int] = set()
@@ -79,6 +85,9 @@ class FakeReceiver:
         self.transport = await open_transport(f'tcp-client:127.0.0.1:{port}')
         self.device = Device.with_hci('receiver', ADDRESS, self.transport.source, self.transport.sink)
         self.device.add_service(gatt.Service(SERVICE_UUID, [self.keys, self.notifications, self.receipts]))
+        if self.shows_passkey:
+            self.device.pairing_config_factory = lambda _connection: PairingConfig(
+                sc=True, mitm=True, bonding=True, delegate=_ScreenDelegate(self.passkeys))
         if self.encrypted:
             for attribute in self.device.gatt_server.attributes:
                 if attribute.permissions & gatt.Characteristic.Permissions.WRITEABLE:
@@ -257,6 +266,17 @@ class FakeReceiver:
                    'replyTo': reply_to}
         key = xwing.export(secret, messages.context(info, messages.ACCESSORY_TO_HOST, session))
         self.send_frame(messages.envelope(session, xwing.seal(key, json.dumps(command).encode()), None))
+
+
+class _ScreenDelegate(PairingDelegate):
+    """A receiver with a screen and no keyboard: it shows the passkey."""
+
+    def __init__(self, shown: list[str]) -> None:
+        super().__init__(io_capability=PairingDelegate.IoCapability.DISPLAY_OUTPUT_ONLY)
+        self.shown = shown
+
+    async def display_number(self, number: int, digits: int) -> None:
+        self.shown.append(f'{number:0{digits}d}')
 
 
 def xwing_b64(text: str) -> bytes:

@@ -4,6 +4,7 @@ reply is JSON and says what the receiver did."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from harness import SimulatorTestCase
@@ -142,3 +143,63 @@ class NotifBridgeCommands(SimulatorTestCase):
                                    timeout=0.3)
         self.assertIn('connection to C2:00:00:00:00:99 failed', reply['error'])
         await self.command('notifbridge_post', ok=False, phone='anna', title='no app')
+
+
+class NotifBridgePairing(SimulatorTestCase):
+    """Both ways a NotifBridge link pairs: a receiver that shows a passkey
+    (the head unit's way: the phone's user types it after
+    `passkey_requested`) and a receiver without a screen (Just Works)."""
+
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        self.protocol = ControlProtocol(self.sim, lambda: None)
+        self.receiver: FakeReceiver | None = None
+
+    async def asyncTearDown(self) -> None:
+        await self.protocol.handle_line(json.dumps({'cmd': 'notifbridge_disconnect', 'id': 1, 'phone': 'anna'}))
+        if self.receiver is not None:
+            await self.receiver.close()
+        await super().asyncTearDown()
+
+    async def command(self, command: str, **arguments) -> dict:
+        reply = await self.protocol.handle_line(json.dumps({'cmd': command, 'id': 7, **arguments}))
+        self.assertTrue(reply['ok'], reply)
+        return reply
+
+    async def connect(self, shows_passkey: bool) -> tuple[dict, object]:
+        self.receiver = FakeReceiver(shows_passkey=shows_passkey, encrypted=True)
+        await self.receiver.start(self.port)
+        await self.command('add_phone', name='anna')
+        mark = self.sim.event_mark()
+        connecting = asyncio.get_running_loop().create_task(
+            self.protocol.handle_line(json.dumps({'cmd': 'notifbridge_connect', 'id': 8, 'phone': 'anna',
+                                                  'address': RECEIVER, 'pair': True})))
+        return {'mark': mark}, connecting
+
+    async def test_passkey_shown_by_the_receiver_is_typed_on_the_phone(self) -> None:
+        state, connecting = await self.connect(shows_passkey=True)
+        await self.sim.wait_for('passkey_requested', after=state['mark'], timeout=5)
+        for _ in range(50):
+            if self.receiver.passkeys:
+                break
+            await asyncio.sleep(0.05)
+        (passkey,) = self.receiver.passkeys
+        await self.command('type_passkey', phone='anna', digits=passkey)
+        await self.paired_and_keyed(state, connecting, ('passkey', True, True))
+
+    async def test_receiver_without_a_screen_pairs_just_works(self) -> None:
+        state, connecting = await self.connect(shows_passkey=False)
+        await self.paired_and_keyed(state, connecting, ('just-works', False, True))
+        self.assertIsNone(self.sim.find_event('passkey_requested', after=state['mark']))
+
+    async def paired_and_keyed(self, state: dict, connecting, expected: tuple) -> None:
+        """The connection succeeded, paired as `expected` (method, MITM, Secure
+        Connections), and the characteristics that need encryption take the keys."""
+        reply = await asyncio.wait_for(connecting, 10)
+        self.assertTrue(reply['ok'], reply)
+        (link,) = self.sim.phone('anna').device.connections.values()
+        self.assertTrue(link.encryption)
+        paired = await self.sim.wait_for('paired', after=state['mark'], timeout=5)
+        self.assertEqual((paired['method'], paired['mitm'], paired['secure_connections']), expected)
+        await self.command('notifbridge_keys', phone='anna', identifier='HEAD-UNIT-1')
+        self.assertEqual(len(self.receiver.generations), 1)

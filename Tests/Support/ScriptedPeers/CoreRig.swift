@@ -178,6 +178,16 @@ public final class CoreRig {
         settle()
     }
 
+    /// The phone connects to the head unit (it is the central, we the
+    /// peripheral), as it does to a NotifBridge receiver.
+    public func phoneConnectsToUs() {
+        guard !isLinkUp else { return }
+        isLinkUp = true
+        frames = L2CAPFrames()
+        inbox.append(ScriptedController.connectionComplete(handle: link, peer: phoneAddress, asPeripheral: true))
+        settle()
+    }
+
     /// The radio link is lost (supervision timeout) or the phone ends it.
     public func dropLink(reason: UInt8 = 0x08) {
         guard isLinkUp else { return }

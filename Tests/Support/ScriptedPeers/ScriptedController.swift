@@ -69,9 +69,11 @@ public struct ScriptedController {
         return events
     }
 
-    /// LE Connection Complete (legacy) for a central link to `peer`.
-    public static func connectionComplete(handle: UInt16, peer: BluetoothAddress, status: UInt8 = 0) -> [UInt8] {
-        var p: [UInt8] = [0x01, status, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x00, peer.kind.rawValue]
+    /// LE Connection Complete (legacy) for a link to `peer`: we are the
+    /// central, or with `asPeripheral` the peer connected to our advertising.
+    public static func connectionComplete(handle: UInt16, peer: BluetoothAddress, status: UInt8 = 0,
+                                          asPeripheral: Bool = false) -> [UInt8] {
+        var p: [UInt8] = [0x01, status, UInt8(handle & 0xFF), UInt8(handle >> 8), asPeripheral ? 0x01 : 0x00, peer.kind.rawValue]
         p += peer.littleEndianBytes
         p += [24, 0, 0, 0, 0x90, 0x01, 0x00]
         return event(0x3E, p)

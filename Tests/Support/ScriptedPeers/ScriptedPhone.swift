@@ -59,6 +59,9 @@ public final class ScriptedPhone {
     /// ANCS client ending its subscriptions to start again).
     public private(set) var notificationSourceUnsubscriptions = 0
     public private(set) var requests: [UInt8] = []
+    /// What the head unit's own GATT server sent the phone as its client
+    /// (responses, indications), in order; indications are confirmed.
+    public private(set) var fromHeadUnitServer: [[UInt8]] = []
     private var server: GATTServer
 
     public init(serverName: String = "Anna-iPhone-7F3A", pairedClientName: String = "UNPAIRED",
@@ -114,6 +117,12 @@ public final class ScriptedPhone {
             return [[0x03] + le16(UInt16(maximumMTU))]
         case 0x1E:  // Handle Value Confirmation
             return []
+        case 0x01, 0x11, 0x13, 0x17, 0x19:  // the head unit's server answering the phone's requests
+            fromHeadUnitServer.append(pdu)
+            return []
+        case 0x1D:  // Handle Value Indication from the head unit's server
+            fromHeadUnitServer.append(pdu)
+            return [[0x1E]]
         case 0x12 where pdu.count >= 3:  // Write Request
             let handle = UInt16(pdu[1]) | UInt16(pdu[2]) << 8
             let value = Array(pdu[3...])

@@ -1,0 +1,117 @@
+import BluetoothCore
+import GATT
+import HCI
+import NavigationNotifier
+import NotifBridge
+import Notifications
+
+/// The NotifBridge receiver of the head unit (docs/NOTIFBRIDGE.md): one
+/// receiver for the life of the core, so its key ring, dedupe and ordering
+/// outlive every link; the service in the core's GATT database; and the
+/// intake that puts what it decrypts into the ANCS notification model.
+final class NotifBridgeHost {
+    let handles: NotifBridgeHandles
+    let receiver = NotifBridgeReceiver<HPKECryptography>()
+    let intake: BridgedNotificationIntake
+
+    init(database: GATTDatabase, keys: [UInt8]?, model: NotificationModel, now: Instant) {
+        handles = database.addNotifBridgeService()
+        intake = BridgedNotificationIntake(model: model)
+        if let keys { receiver.loadKeys(keys, now: now) }
+    }
+}
+
+/// The head unit's side of NotifBridge: a phone connected to us (we are the
+/// peripheral) writes key packets and envelopes; the receiver's indications
+/// go back on that link, its key file to the shell, its events into the
+/// same model as ANCS.
+extension HeadUnitCore {
+    /// What the head unit advertises for NotifBridge, beside whatever else
+    /// it advertises (the connectable advertisement iOS's accessory picker
+    /// looks for: the service UUID, a name with `NotifBdg` in it); empty
+    /// when the service is off.
+    var notifBridgeAdvertisements: [AdvertisingPayload] {
+        guard notifBridge != nil else { return [] }
+        // "NavigationNotifier HU-3F9A21" leaves no room for the marker: the client name alone then.
+        return [AdvertisingPayload.notifBridge(name: settings.deviceName ?? pairing.clientName, service: NotifBridgeUUIDs.service)]
+    }
+
+    /// From `linkUp`: a link on which the phone is the central gets the
+    /// service's traffic. One phone at a time: the receiver has one
+    /// subscription and one set of half frames.
+    func notifBridgeLinkUp(_ phone: PhoneLink) {
+        guard let notifBridge, phone.role == .peripheral else { return }
+        if let other = links.values.first(where: { $0 !== phone && $0.notifBridge != nil }) {
+            Log.info("notifbridge", "already served on link \(other.handle); not on \(phone.handle)")
+            return
+        }
+        phone.notifBridge = NotifBridgeLink(handles: notifBridge.handles, receiver: notifBridge.receiver)
+    }
+
+    /// From `linkDown`. What the phone forwarded goes from the screen with
+    /// the link, as ANCS's does: NotifBridge does not send it again on
+    /// reconnection, and a turn instruction left standing would be stale.
+    func notifBridgeLinkDown(_ phone: PhoneLink?) {
+        guard let notifBridge, let phone, phone.notifBridge != nil else { return }
+        phone.notifBridge = nil
+        notifBridge.receiver.disconnected()
+        notifBridge.intake.removedAll()
+    }
+
+    /// The shell wrote the key file (`StateWrite.notifBridgeKeys`), or
+    /// failed to: only a stored ring releases the receipts of its packets.
+    public func keysStored(ok: Bool, now: Instant) {
+        clock.now = now
+        notifBridge?.receiver.keysStored(ok: ok)
+        pump()
+    }
+
+    /// Moves the phone's writes into the receiver and its indications onto
+    /// the link; key files to the shell, events into the model. True when
+    /// anything happened.
+    func pumpNotifBridge(now: Instant) -> Bool {
+        guard let notifBridge else { return false }
+        var outputs: [NotifBridgeOutput] = []
+        for link in links.values {
+            if let bridge = link.notifBridge {
+                outputs += bridge.pump(link.bearer, now: now)
+            } else {
+                // The service is in the one database every link serves; writes
+                // on a link that does not carry NotifBridge go nowhere.
+                while let write = link.bearer.server.pollWrite() {
+                    Log.info("notifbridge", "\(write.value.count)-byte write on link \(link.handle), which does not carry NotifBridge: dropped")
+                }
+            }
+        }
+        // Without a link the receiver still stores its ring (a grace ended).
+        while let output = notifBridge.receiver.pollOutput() {
+            if case .indicate = output { continue }
+            outputs.append(output)
+        }
+        for output in outputs {
+            switch output {
+            case .indicate:
+                break
+            case .storeKeys(let bytes):
+                write(.notifBridgeKeys(bytes))
+            case .event(let event):
+                bridged(event, into: notifBridge)
+            }
+        }
+        return !outputs.isEmpty
+    }
+
+    private func bridged(_ event: NotifBridgeEvent, into host: NotifBridgeHost) {
+        switch event {
+        case .add(let n), .update(let n):
+            // Text of apps outside the filter goes no further than the intake.
+            let shown = host.intake.received(app: n.identity.sourceIdentifier, notificationID: n.identity.notificationIdentifier,
+                                             appName: n.sourceName, title: n.title, subtitle: n.subtitle, body: n.body)
+            if shown { host.receiver.displayed(n.identity, didAlert: false) }
+        case .remove(let identity):
+            host.intake.removed(app: identity.sourceIdentifier, notificationID: identity.notificationIdentifier)
+        case .removeAll:
+            host.intake.removedAll()
+        }
+    }
+}
