@@ -63,6 +63,19 @@ extension ConfigKey {
         livenessKey("probe-interval", { $0.probeIntervalSeconds }, { $0.probeIntervalSeconds = $1 }),
         livenessKey("notification-silence", { $0.notificationSilenceSeconds }, { $0.notificationSilenceSeconds = $1 }),
         boolKey("bluetooth", "notifbridge", { $0.notifBridge }, { $0.notifBridge = $1 }),
+        ConfigKey(section: "bluetooth", name: "phones", apply: { v, c in
+            guard let roles = PhoneRoles(rawValue: v.lowercased()) else { return "'\(v)' is not navigationnotifier, settings or both" }
+            c.phones = roles
+            return nil
+        }, render: { $0.phones.rawValue }),
+        ConfigKey(section: "bluetooth", name: "pairing-window", apply: { v, c in
+            guard let s = ConfigValues.seconds(v), s >= 30, s <= 3600 else {
+                return "'\(v)' is not a time from 30s to 1h (such as 90s, 2m)"
+            }
+            c.pairingWindowSeconds = s
+            return nil
+        }, render: { ConfigValues.renderSeconds($0.pairingWindowSeconds) }),
+        boolKey("bluetooth", "pair-at-start", { $0.pairAtStart }, { $0.pairAtStart = $1 }),
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in
