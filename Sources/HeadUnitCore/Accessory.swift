@@ -36,7 +36,7 @@ struct Accessory {
 
     /// The bond key of a phone paired from Settings: such a phone has no
     /// SERVER NAME, so it is kept under its identity address.
-    static func bondKey(_ identity: BluetoothAddress) -> String { "settings " + identity.description }
+    static func bondKey(_ identity: BluetoothAddress) -> String { "settings " + identity.text }
 }
 
 /// The `accessory` event: where the head unit stands as an accessory.

@@ -201,7 +201,7 @@ extension HeadUnitCore {
         var phone: String?
         if let link = accessoryPhone {
             state = .connected
-            phone = bond(for: link.server ?? "")?.peerIdentityAddress.description ?? link.peer.description
+            phone = (bond(for: link.server ?? "")?.peerIdentityAddress ?? link.peer).text
         } else if accessory.standingBy {
             state = .standby
         } else {
