@@ -18,6 +18,12 @@ import Testing
     static let phoneRPA = try! phoneIRK.resolvablePrivateAddress(prand: [0x11, 0x22, 0x63])
     static let phoneIdentity = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
 
+    /// A bond made from Settings, with a key the phone does not hold.
+    static func bond(_ identity: BluetoothAddress, _ irk: IdentityResolvingKey) -> BondRecord {
+        BondRecord(peerIdentityAddress: identity, peerIRK: irk, longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x44, count: 16))!,
+                   keySize: 16, authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
+    }
+
     /// A head unit that advertises, and an iPhone ready to tap it.
     func accessoryRig(stored: StoredState = accessoryState, settings: CoreSettings = settingsOnly,
                       phoneAddress: BluetoothAddress = phoneRPA) throws -> (CoreRig, TestInitiatorPhone) {
@@ -121,10 +127,8 @@ import Testing
 
     @Test func aStrangerIsSentAwayOutsidePairingModeAndWelcomeInsideIt() throws {
         // Bonded with someone else's phone.
-        let other = BondRecord(peerIdentityAddress: BluetoothAddress("C4:99:88:77:66:55", kind: .random)!,
-                               peerIRK: IdentityResolvingKey(bytes: [UInt8](repeating: 0x33, count: 16)),
-                               longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x44, count: 16))!, keySize: 16,
-                               authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
+        let other = Self.bond(BluetoothAddress("C4:99:88:77:66:55", kind: .random)!,
+                              IdentityResolvingKey(bytes: [UInt8](repeating: 0x33, count: 16))!)
         var stored = accessoryState
         stored.bonds["settings C4:99:88:77:66:55"] = other
         let (rig, phone) = try accessoryRig(stored: stored)
@@ -141,9 +145,7 @@ import Testing
     }
 
     @Test func thePairingWindowClosesByItself() throws {
-        let other = BondRecord(peerIdentityAddress: Self.phoneIdentity, peerIRK: Self.phoneIRK,
-                               longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x44, count: 16))!, keySize: 16,
-                               authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
+        let other = Self.bond(Self.phoneIdentity, Self.phoneIRK)
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = other
         let (rig, _) = try accessoryRig(stored: stored)
@@ -158,9 +160,7 @@ import Testing
     }
 
     @Test func aPhoneThatForgotTheHeadUnitPairsAgainAndTheDriverIsTold() throws {
-        let stale = BondRecord(peerIdentityAddress: Self.phoneIdentity, peerIRK: Self.phoneIRK,
-                               longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x44, count: 16))!, keySize: 16,
-                               authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
+        let stale = Self.bond(Self.phoneIdentity, Self.phoneIRK)
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = stale
         let (rig, phone) = try accessoryRig(stored: stored)
