@@ -1,4 +1,5 @@
 import BluetoothCore
+import HCI
 import Platform
 import SMP
 
@@ -10,6 +11,7 @@ struct BondStore {
 
     static let prefix = "bond-"
     static let localIRKFile = "local-irk"
+    static let identityAddressFile = "identity-address"
 
     private func fileName(_ server: String) -> String { BondStore.prefix + hexString(Array(server.utf8)) }
 
@@ -68,5 +70,26 @@ struct BondStore {
             Log.error("bonds", "cannot store our IRK: \(error)")
         }
         return irk
+    }
+
+    /// The head unit's static random identity address as an accessory,
+    /// made once and kept as text ("C4:12:34:56:78:9A"): iOS knows a bonded
+    /// accessory by it, so it must not change across boots. A damaged file
+    /// is replaced (the phone then pairs again; nothing else is lost).
+    func identityAddress() -> StaticRandomAddress? {
+        if let bytes = files.read(BondStore.identityAddressFile) {
+            let text = String(decoding: bytes.filter { $0 != 0x0A }, as: UTF8.self)
+            if let address = StaticRandomAddress(text: text) { return address }
+            Log.warning("bonds", "\(files.path(BondStore.identityAddressFile)) holds no static random address; making a new one")
+        }
+        guard let random = RandomSource.system.generate(6), let address = StaticRandomAddress(randomBytes: random) else {
+            Log.error("bonds", "cannot make an identity address; not advertising")
+            return nil
+        }
+        do { try files.write(BondStore.identityAddressFile, Array((address.address.text + "\n").utf8)) } catch {
+            Log.error("bonds", "cannot store our identity address: \(error)")
+        }
+        Log.info("bonds", "identity address \(address) made")
+        return address
     }
 }

@@ -42,6 +42,13 @@ extension EventLog {
             }
         case let .error(what, detail):
             error(what, detail)
+        case .accessory(let report):
+            emit("accessory") { j in
+                j.field("state", report.state.rawValue)
+                j.field("name", report.name)
+                j.field("phone", report.phone)
+                j.field("pairing_window_s", report.pairingWindowMilliseconds.map { Int($0 / 1000) })
+            }
         }
     }
 

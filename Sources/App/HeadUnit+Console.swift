@@ -40,7 +40,7 @@ extension HeadUnit {
             loop.onTerminationSignal?()
         case .help, .empty, .invalid:
             break
-        case .scan, .connect, .disconnect, .unpair, .bonds, .forget, .notifications, .nowPlaying, .action, .media:
+        case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media:
             core.command(command, now: Clock.now())
         }
         carryOut()

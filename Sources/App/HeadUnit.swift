@@ -77,10 +77,15 @@ final class HeadUnit {
         bonds = BondStore(files: files)
         let stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
                                  bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load(),
-                                 notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile))
+                                 notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile),
+                                 identityAddress: configuration.phones.advertises ? bonds.identityAddress() : nil)
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
                                     deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
-                                    notifBridge: configuration.notifBridge)
+                                    notifBridge: configuration.notifBridge,
+                                    findsNavigationNotifierPhones: configuration.phones.findsNavigationNotifierPhones,
+                                    advertises: configuration.phones.advertises,
+                                    pairingWindowMilliseconds: configuration.pairingWindowSeconds * 1000,
+                                    pairAtStart: configuration.pairAtStart)
         core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
         driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
         if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }

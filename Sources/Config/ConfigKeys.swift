@@ -63,6 +63,15 @@ extension ConfigKey {
         livenessKey("probe-interval", { $0.probeIntervalSeconds }, { $0.probeIntervalSeconds = $1 }),
         livenessKey("notification-silence", { $0.notificationSilenceSeconds }, { $0.notificationSilenceSeconds = $1 }),
         boolKey("bluetooth", "notifbridge", { $0.notifBridge }, { $0.notifBridge = $1 }),
+        wordKey("bluetooth", "phones", "navigationnotifier, settings or both", { $0.phones }, { $0.phones = $1 }),
+        ConfigKey(section: "bluetooth", name: "pairing-window", apply: { v, c in
+            guard let s = ConfigValues.seconds(v), s >= 30, s <= 3600 else {
+                return "'\(v)' is not a time from 30s to 1h (such as 90s, 2m)"
+            }
+            c.pairingWindowSeconds = s
+            return nil
+        }, render: { ConfigValues.renderSeconds($0.pairingWindowSeconds) }),
+        boolKey("bluetooth", "pair-at-start", { $0.pairAtStart }, { $0.pairAtStart = $1 }),
 
         // [display]
         ConfigKey(section: "display", name: "output", apply: { v, c in
@@ -91,11 +100,7 @@ extension ConfigKey {
             c.rotation = r
             return nil
         }, render: { "\($0.rotation.rawValue)" }),
-        ConfigKey(section: "display", name: "theme", apply: { v, c in
-            guard let t = ThemeSetting(rawValue: v.lowercased()) else { return "'\(v)' is not day, night or auto" }
-            c.theme = t
-            return nil
-        }, render: { $0.theme.rawValue }),
+        wordKey("display", "theme", "day, night or auto", { $0.theme }, { $0.theme = $1 }),
         ConfigKey(section: "display", name: "language", apply: { v, c in
             guard let l = ScreenLanguage(code: v) else {
                 return "'\(v)' is not one of " + ScreenLanguage.allCases.map { $0.code }.joined(separator: ", ")
@@ -172,6 +177,17 @@ extension ConfigKey {
     // helpers below take a getter and a setter instead.
     typealias Getter<T> = (HeadUnitConfiguration) -> T
     typealias Setter<T> = (inout HeadUnitConfiguration, T) -> Void
+
+    /// A key whose values are the words of `Word` (given in any case).
+    static func wordKey<Word: RawRepresentable>(_ section: String, _ name: String, _ choices: String,
+                                                _ get: @escaping Getter<Word>, _ set: @escaping Setter<Word>) -> ConfigKey
+        where Word.RawValue == String {
+        ConfigKey(section: section, name: name, apply: { v, c in
+            guard let word = Word(rawValue: v.lowercased()) else { return "'\(v)' is not \(choices)" }
+            set(&c, word)
+            return nil
+        }, render: { get($0).rawValue })
+    }
 
     static func boolKey(_ section: String, _ name: String, _ get: @escaping Getter<Bool>,
                         _ set: @escaping Setter<Bool>) -> ConfigKey {

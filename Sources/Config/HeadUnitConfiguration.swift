@@ -30,6 +30,15 @@ public struct HeadUnitConfiguration: Equatable {
     public var notificationSilenceSeconds: Int64 = 3 * 3600
     /// The NotifBridge receiver (docs/NOTIFBRIDGE.md): its GATT service and advertisement.
     public var notifBridge = true
+    /// Which phones the head unit takes: those running the NavigationNotifier
+    /// app (it finds them), those paired from the phone's Settings (it
+    /// advertises), or both at once.
+    public var phones: PhoneRoles = .both
+    /// How long pairing mode stays open once asked for (console `pair`,
+    /// the idle screen's button, `pair-at-start`).
+    public var pairingWindowSeconds: Int64 = 120
+    /// Pairing mode at every start, for `pairing-window`, even with a bonded phone.
+    public var pairAtStart = false
 
     // [display]
     /// Where frames go; `--display` overrides it.
@@ -148,4 +157,18 @@ public enum ThemeSetting: String, Equatable {
             return m >= 19 * 60 || m < 7 * 60
         }
     }
+}
+
+/// How the head unit meets phones (docs/PROTOCOL.md §7).
+public enum PhoneRoles: String, Equatable {
+    /// It is the central: it looks for the NavigationNotifier app's service.
+    case navigationNotifier = "navigationnotifier"
+    /// It is the accessory: it advertises, and the phone pairs from
+    /// Settings → Bluetooth (and NotifBridge connects).
+    case settings
+    /// Both at once: the first phone bonded and encrypted is the phone.
+    case both
+
+    public var findsNavigationNotifierPhones: Bool { self != .settings }
+    public var advertises: Bool { self != .navigationNotifier }
 }

@@ -13,6 +13,8 @@ public enum ConsoleCommand: Equatable {
     case connect
     case disconnect
     case unpair
+    /// Pairing mode for a while: any iPhone may pair from its Settings.
+    case pair
     /// The remembered phones and their bonds.
     case bonds
     /// Forget the remembered phone with this SERVER NAME (and its bond).
@@ -54,6 +56,7 @@ public enum ConsoleCommand: Equatable {
       connect                      same as scan
       disconnect                   drop the link; the phone stays remembered
       unpair                       forget the phone (tells it first when connected)
+      pair                         pairing mode: any iPhone may pair from Settings -> Bluetooth
       bonds                        the remembered phone and the stored bonds
       forget NAME                  delete the bond of the phone with this SERVER NAME
       notifications                the notifications on the head unit
@@ -98,6 +101,7 @@ public enum ConsoleCommand: Equatable {
         case "connect": self = bare(.connect)
         case "disconnect": self = bare(.disconnect)
         case "unpair": self = bare(.unpair)
+        case "pair": self = bare(.pair)
         case "bonds": self = bare(.bonds)
         case "notifications": self = bare(.notifications)
         case "now-playing": self = bare(.nowPlaying)

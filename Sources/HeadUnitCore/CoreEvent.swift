@@ -15,4 +15,6 @@ public enum CoreEvent: Equatable {
     case notification(NotificationEvent)
     case nowPlaying(NowPlayingReport)
     case error(what: String, detail: String)
+    /// Where the head unit stands as an accessory (Settings pairing).
+    case accessory(AccessoryReport)
 }

@@ -18,15 +18,31 @@ public struct CoreSettings {
     /// The NotifBridge service in the GATT database (docs/NOTIFBRIDGE.md);
     /// the configuration's `notifbridge = no` turns it off.
     public var notifBridge: Bool
+    /// The head unit looks for phones running the NavigationNotifier app (it is the central).
+    public var findsNavigationNotifierPhones: Bool
+    /// The head unit advertises as an accessory: phones pair from their
+    /// Settings and connect to it (it is the peripheral). Needs
+    /// `StoredState.identityAddress`.
+    public var advertises: Bool
+    /// How long pairing mode stays open once asked for.
+    public var pairingWindowMilliseconds: Int64
+    /// Pairing mode opens at start even with a bonded phone.
+    public var pairAtStart: Bool
 
     public init(pairing: PairingConfiguration = PairingConfiguration(), ancs: ANCSConfiguration = ANCSConfiguration(),
                 filter: NotificationFilter = NotificationFilter(), deviceName: String? = nil,
-                screenLocale: ScreenLocale = ScreenLocale(), notifBridge: Bool = true) {
+                screenLocale: ScreenLocale = ScreenLocale(), notifBridge: Bool = true,
+                findsNavigationNotifierPhones: Bool = true, advertises: Bool = true,
+                pairingWindowMilliseconds: Int64 = 120_000, pairAtStart: Bool = false) {
         self.pairing = pairing
         self.ancs = ancs
         self.filter = filter
         self.deviceName = deviceName
         self.screenLocale = screenLocale
         self.notifBridge = notifBridge
+        self.findsNavigationNotifierPhones = findsNavigationNotifierPhones
+        self.advertises = advertises
+        self.pairingWindowMilliseconds = pairingWindowMilliseconds
+        self.pairAtStart = pairAtStart
     }
 }

@@ -40,6 +40,8 @@ extension HeadUnitCore {
             pairing.userDisconnect(now: now)
         case .unpair:
             pairing.userUnpair(now: now)
+        case .pair:
+            openPairingWindow(now: now, why: "console")
         case .bonds:
             let all = allBonds
             say("remembered server: \(pairing.rememberedServer ?? "none")")
@@ -88,6 +90,7 @@ extension HeadUnitCore {
         case .discover, .connect: pairing.discover(now: now)
         case .disconnect: pairing.userDisconnect(now: now)
         case .unpair: pairing.userUnpair(now: now)
+        case .pairPhone: openPairingWindow(now: now, why: "the screen")
         }
         pump()
     }
@@ -95,6 +98,9 @@ extension HeadUnitCore {
     public func statusText(now: Instant, shell: ShellStatus) -> String {
         var lines: [String] = []
         lines.append("state: \(pairing.state.text)")
+        if let accessory {
+            lines.append("accessory: \"\(accessory.name)\" as \(accessory.identity), \(accessory.reported?.state.rawValue ?? "starting")")
+        }
         lines.append("client name: \(pairing.clientName)")
         lines.append("remembered server: \(pairing.rememberedServer ?? "none")")
         lines.append("controller: \(host.isReady ? "ready \(host.controller.address)" : "not ready") on \(shell.transport)")

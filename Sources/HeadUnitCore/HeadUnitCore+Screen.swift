@@ -14,9 +14,10 @@ extension HeadUnitCore {
     public func screenModel(now: Instant, systemMinutes: Int?) -> ScreenModel {
         let locale = settings.screenLocale
         let minutes = phoneClock?.minutesSinceMidnight(at: now) ?? systemMinutes
-        var model = ScreenModel(pairing: pairing.state, clock: minutes.map { locale.clockText(minutesSinceMidnight: $0) } ?? "",
+        let (state, actions, hint) = phoneOnScreen(locale)
+        var model = ScreenModel(pairing: state, clock: minutes.map { locale.clockText(minutesSinceMidnight: $0) } ?? "",
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
-                                actions: ScreenModel.defaultActions(for: pairing.state), locale: locale)
+                                actions: actions, locale: locale)
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
             model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app)
@@ -31,6 +32,31 @@ extension HeadUnitCore {
                                           elapsed: 0, duration: 0, playing: true)
         }
         return model
+    }
+
+    /// The phone's line, the buttons and the hint. The NavigationNotifier
+    /// routine's state, unless the head unit is an accessory: then a phone
+    /// paired from Settings is "connected", and while any iPhone may pair
+    /// the hint says how (before the passkey appears).
+    private func phoneOnScreen(_ locale: ScreenLocale) -> (PairingState, [ScreenAction], String?) {
+        var state = pairing.state
+        var actions = ScreenModel.defaultActions(for: state)
+        var shownHint = hint
+        guard let accessory, !accessory.standingBy else { return (state, actions, shownHint) }
+        if accessoryPhone != nil {
+            return (.connected(server: "iPhone"), [], shownHint)
+        }
+        if !settings.findsNavigationNotifierPhones {
+            state = .discovering
+            actions = []
+        }
+        if state.isConnected || passkeyShown != nil { return (state, actions, shownHint) }
+        if accessory.pairingOpen {
+            shownHint = shownHint ?? locale.text(.hintSettingsPairing, accessory.name)
+        } else {
+            actions.append(.pairPhone)
+        }
+        return (state, actions, shownHint)
     }
 
     /// When what the screen shows next changes by itself: the progress

@@ -57,6 +57,7 @@ extension HeadUnitCore {
         case .send(let pdu):
             l2cap.send(pdu, on: handle, channel: .smp)
         case .displayPasskey(let passkey):
+            phonePairsAfresh(link, now: now)
             Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
             emit(.passkey(passkey.text))
             passkeyShown = passkey.text
@@ -77,6 +78,11 @@ extension HeadUnitCore {
                 }
             }
         case .paired(let outcome):
+            phonePairsAfresh(link, now: now)
+            if link.role == .peripheral, let bond = outcome.bond {
+                link.server = Accessory.bondKey(bond.peerIdentityAddress)
+            }
+            let server = link.server
             Log.info("smp", "paired with \(server ?? "the phone") by \(outcome.method.eventName), key size \(outcome.keySize)")
             emit(.paired(server: server, method: outcome.method, secureConnections: outcome.secureConnections, mitm: outcome.mitm))
             if let bond = outcome.bond, let server {
@@ -87,6 +93,7 @@ extension HeadUnitCore {
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
             passkeyShown = nil
+            becameThePhone(link, now: now)
             startAppleServices(handle)
         case .failed(let failure):
             Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")

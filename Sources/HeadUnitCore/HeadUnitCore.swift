@@ -46,9 +46,13 @@ public final class HeadUnitCore {
     /// App names learned so far: each ANCS session starts with them.
     var appNames: AppNameCache
     private var advertisers = Advertisers()
+    /// The head unit as an accessory (Settings pairing, NotifBridge); nil
+    /// when it does not advertise.
+    var accessory: Accessory?
     /// The scan the pairing routine wants; applied whenever the controller is ready.
     private var wantedScan: ScanDuty?
-    private var started = false
+    /// The controller was ready once: the pairing routine and advertising run.
+    private(set) var started = false
     private var pumping = false
     private var repump = false
     let startedAt: Instant
@@ -80,7 +84,12 @@ public final class HeadUnitCore {
         database = GATTDatabase(deviceName: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
         notifBridge = settings.notifBridge
             ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, now: now) : nil
-        pairing.bondsChanged(allBonds)
+        if settings.advertises, let identity = stored.identityAddress {
+            accessory = Accessory(identity: identity, name: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
+            // Before the controller starts: Set Random Address must precede any scan.
+            host.setIdentityAddress(identity)
+        }
+        bondsChanged()
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
     }
@@ -111,7 +120,7 @@ public final class HeadUnitCore {
 
     /// When `handleTimeout` is next due.
     public var nextDeadline: Instant? {
-        var deadline = earliest(pairing.nextDeadline, host.nextDeadline)
+        var deadline = earliest(earliest(pairing.nextDeadline, host.nextDeadline), earliest(accessoryDeadline, l2cap.nextDeadline))
         for link in links.values { deadline = earliest(deadline, link.nextDeadline) }
         return earliest(deadline, notifBridge?.receiver.nextDeadline)
     }
@@ -120,6 +129,8 @@ public final class HeadUnitCore {
         clock.now = now
         host.handleTimeout(now: now)
         pairing.handleTimeout(now: now)
+        l2cap.handleTimeout(now: now)
+        closePairingWindowIfDue(now: now)
         for link in links.values { link.handleTimeout(now: now) }
         notifBridge?.receiver.handleTimeout(now: now)
         pump()
@@ -152,7 +163,8 @@ public final class HeadUnitCore {
         case .ready:
             if !started {
                 started = true
-                pairing.start(now: now)
+                if settings.findsNavigationNotifierPhones { pairing.start(now: now) }
+                startAccessory(now: now)
             } else if let duty = wantedScan {
                 startScan(duty)
             }
@@ -175,7 +187,9 @@ public final class HeadUnitCore {
             encryptionChanged(handle, status: status, enabled: enabled)
         case let .encryptionKeyRefreshed(handle, status):
             encryptionChanged(handle, status: status, enabled: true)
-        case .connectionUpdated, .dataLengthChanged, .longTermKeyRequest, .commandFailed:
+        case let .longTermKeyRequest(handle, random, ediv):
+            longTermKeyRequested(handle, random: random, ediv: ediv, now: now)
+        case .connectionUpdated, .dataLengthChanged, .commandFailed:
             break
         }
     }
@@ -190,7 +204,11 @@ public final class HeadUnitCore {
         // 32-byte names need an ATT_MTU of at least 35: exchange first.
         phone.bearer.exchangeMTU()
         // A phone that connected to us is not the pairing routine's.
-        if link.role == .central { pairing.connected(link.handle, peer: link.peer, now: now) }
+        if link.role == .central {
+            pairing.connected(link.handle, peer: link.peer, now: now)
+        } else {
+            accessoryLinkUp(phone, link, now: now)
+        }
     }
 
     /// The one place a link ends, with everything on it.
@@ -205,6 +223,7 @@ public final class HeadUnitCore {
             nowPlaying = nil
         }
         l2cap.linkDisconnected(handle)
+        if let gone { accessoryLinkDown(gone, now: now) }
         pairing.disconnected(handle, now: now)
     }
 
@@ -278,6 +297,9 @@ public final class HeadUnitCore {
                     host.send(.leConnectionUpdate(handle, parameters))
                 }
             }
+            while let answer = l2cap.pollParameterUpdateAnswer() {
+                Log.debug("l2cap", "parameter update on \(answer.handle): \(answer.outcome)")
+            }
             if repump { progressed = true }
         }
     }
@@ -348,7 +370,12 @@ public final class HeadUnitCore {
     }
 
     /// The pairing routine recognises bonded phones by their IRKs.
-    private func bondsChanged() { pairing.bondsChanged(allBonds) }
+    /// Bonds made as central: the routine finds those phones; bonds made as
+    /// peripheral (Settings): the advertising audience.
+    private func bondsChanged() {
+        pairing.bondsChanged(allBonds.filter { $0.bond.localRole == .initiator })
+        accessoryBondsChanged()
+    }
 
     /// Advertisers the current scan holds.
     var advertisersSeen: Int { advertisers.entries.count }

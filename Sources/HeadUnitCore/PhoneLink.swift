@@ -12,8 +12,9 @@ import SMP
 /// comes up (`HeadUnitCore.linkUp`) and ended when it goes down
 /// (`HeadUnitCore.linkDown`), so nothing about a link outlives it.
 ///
-/// The head unit is the central today; `role` is carried for the links on
-/// which it will be the peripheral (a phone connecting to it).
+/// `role` is central on links the head unit made (the NavigationNotifier
+/// routine) and peripheral on links a phone made to it (Settings pairing,
+/// NotifBridge); from security on, both are run alike.
 public final class PhoneLink {
     public let handle: ConnectionHandle
     public let role: LinkRole
@@ -34,6 +35,13 @@ public final class PhoneLink {
     public internal(set) var server: String?
     /// Pairing and encryption, from the moment the phone was accepted.
     var security: SecurityManager?
+    /// Peripheral links: when a phone that has neither paired nor encrypted
+    /// by itself gets a Security Request.
+    var securityRequestDue: Instant?
+    static let securityRequestDelayMilliseconds: Int64 = 1_000
+    /// Peripheral links: we held a bond with this phone when it connected
+    /// (a fresh pairing then means it forgot us).
+    var heldBond = false
     /// ANCS and AMS, from the moment the link is encrypted.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
@@ -66,12 +74,16 @@ public final class PhoneLink {
     }
 
     var nextDeadline: Instant? {
-        earliest(earliest(bearer.nextDeadline, security?.nextDeadline), appleServices?.nextDeadline)
+        earliest(earliest(earliest(bearer.nextDeadline, security?.nextDeadline), appleServices?.nextDeadline), securityRequestDue)
     }
 
     func handleTimeout(now: Instant) {
         bearer.handleTimeout(now: now)
         security?.handleTimeout(now: now)
+        if let due = securityRequestDue, due <= now {
+            securityRequestDue = nil
+            security?.secure(now: now)
+        }
         appleServices?.handleTimeout(now: now)
     }
 

@@ -1,4 +1,5 @@
 import ANCS
+import HCI
 import SMP
 
 /// What the head unit kept across restarts, read by the shell from the
@@ -18,16 +19,21 @@ public struct StoredState {
     /// The NotifBridge key ring as `KeyRing.encoded` wrote it (the key
     /// file), nil when there is none. Loaded and checked by the receiver.
     public var notifBridgeKeys: [UInt8]?
+    /// The head unit's identity as an accessory, made once: the address it
+    /// advertises from and gives the phone in pairing, so that the phone
+    /// still knows it after a reboot. nil: the peripheral role is off.
+    public var identityAddress: StaticRandomAddress?
 
     public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
                 localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache(),
-                notifBridgeKeys: [UInt8]? = nil) {
+                notifBridgeKeys: [UInt8]? = nil, identityAddress: StaticRandomAddress? = nil) {
         self.clientName = clientName
         self.rememberedServer = rememberedServer
         self.bonds = bonds
         self.localIRK = localIRK
         self.appNames = appNames
         self.notifBridgeKeys = notifBridgeKeys
+        self.identityAddress = identityAddress
     }
 }
 

@@ -186,6 +186,16 @@ public final class PairingRoutine {
         showIdle()
     }
 
+    /// Another phone became the head unit's phone (one paired from the
+    /// phone's Settings): stop looking, keep what is remembered. A link
+    /// already being checked goes on; `discover` looks again.
+    public func standBy(now: Instant) {
+        self.now = now
+        seeking = false
+        stopLooking()
+        if case .idle = phase { showIdle() }
+    }
+
     /// The user unpairs on the head unit (rule 7).
     public func userUnpair(now: Instant) {
         self.now = now

@@ -68,6 +68,7 @@ public struct ScreenLocale: Equatable {
         case .connect: return text(.connectTo, state.server ?? text(.server))
         case .disconnect: return text(.disconnect)
         case .unpair: return text(.unpair)
+        case .pairPhone: return text(.pairPhone)
         }
     }
 

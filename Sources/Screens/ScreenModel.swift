@@ -8,6 +8,8 @@ public enum ScreenAction: Equatable {
     case connect
     case disconnect
     case unpair
+    /// Pairing mode for a while: another iPhone may pair from its Settings.
+    case pairPhone
 
     public func label(for state: PairingState) -> String {
         switch self {
@@ -15,6 +17,7 @@ public enum ScreenAction: Equatable {
         case .connect: return "Connect to \(state.server ?? "server")"
         case .disconnect: return "Disconnect"
         case .unpair: return "Unpair"
+        case .pairPhone: return "Pair a new iPhone"
         }
     }
 }

@@ -410,7 +410,7 @@ private final class RegionPainter {
             let action = model.actions[i]
             let bg: Color, fg: Color
             switch action {
-            case .discover, .connect: bg = theme.accent; fg = theme.onAccent
+            case .discover, .connect, .pairPhone: bg = theme.accent; fg = theme.onAccent
             case .disconnect: bg = theme.raised; fg = theme.text
             case .unpair: bg = theme.raised; fg = theme.danger
             }

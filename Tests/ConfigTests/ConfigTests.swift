@@ -52,6 +52,9 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         probe-interval = 90s
         notification-silence = 2h
         notifbridge = off
+        phones = settings
+        pairing-window = 5m
+        pair-at-start = yes
         [display]
         output = png:/tmp/frames
         mode = 1280x720@60
@@ -109,6 +112,8 @@ private let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
         #expect(c.filter.kind(app: AppIdentifier("com.spotify.client"), category: .entertainment) == .other)
         #expect(c.logLevel == .debug)
         #expect(c.stateDirectory == "/data/headunit")
+        #expect(c.phones == .settings && !c.phones.findsNavigationNotifierPhones && c.phones.advertises)
+        #expect(c.pairingWindowSeconds == 300 && c.pairAtStart)
         #expect(r.keysSet.count == HeadUnitConfiguration.keyPaths.count)
     }
 

@@ -1,4 +1,5 @@
 import BluetoothCore
+import HCI
 import HeadUnitCore
 import NavigationNotifier
 import ScriptedPeers
@@ -12,6 +13,13 @@ let headUnitIRK = IdentityResolvingKey(bytes: [UInt8](repeating: 0x5A, count: 16
 
 /// What a head unit that never paired starts with.
 let freshState = StoredState(clientName: clientName, localIRK: headUnitIRK)
+
+/// The head unit's identity as an accessory (a static random address).
+let headUnitIdentity = StaticRandomAddress(text: "C4:12:34:56:78:9A")!
+
+/// A head unit that never paired and advertises as an accessory: phones
+/// may connect to it (Settings pairing, NotifBridge).
+let accessoryState = StoredState(clientName: clientName, localIRK: headUnitIRK, identityAddress: headUnitIdentity)
 
 /// A rig whose phone pairs for real: the SMP answers come from `TestPhone`
 /// (passkey entry, LE Secure Connections), the controller encrypts only
@@ -91,6 +99,7 @@ extension CoreEvent {
         case .notification: return "notification"
         case .nowPlaying: return "now_playing"
         case .error: return "error"
+        case .accessory: return "accessory"
         }
     }
 }

@@ -83,7 +83,7 @@ final class NotifBridgeCoreTests: XCTestCase {
         rig = connectedRig()
     }
 
-    func connectedRig(stored: StoredState = freshState, settings: CoreSettings = CoreSettings()) -> CoreRig {
+    func connectedRig(stored: StoredState = accessoryState, settings: CoreSettings = CoreSettings()) -> CoreRig {
         let rig = CoreRig(settings: settings, stored: stored)
         // The phone does not advertise NavigationNotifier: the head unit never connects to it.
         rig.phoneAdvertises = false
@@ -226,7 +226,7 @@ final class NotifBridgeCoreTests: XCTestCase {
 
     func testARestartKeepsDecryptingWithTheStoredKeys() throws {
         keyed()
-        var stored = freshState
+        var stored = accessoryState
         stored.notifBridgeKeys = keyWrites.last
         rig = connectedRig(stored: stored)
         chunk = 0
@@ -240,7 +240,7 @@ final class NotifBridgeCoreTests: XCTestCase {
         subscribe()
         sendKeyPacket(phone.prepare(receipt: 1))
         storeKeys(ok: true)
-        var stored = freshState
+        var stored = accessoryState
         stored.notifBridgeKeys = keyWrites.last
         rig = connectedRig(stored: stored)
         chunk = 0
@@ -256,7 +256,7 @@ final class NotifBridgeCoreTests: XCTestCase {
         keyed()
         var damaged = keyWrites.last!
         damaged[10] ^= 0xFF
-        var stored = freshState
+        var stored = accessoryState
         stored.notifBridgeKeys = damaged
         rig = connectedRig(stored: stored)
         chunk = 0
@@ -276,7 +276,7 @@ final class NotifBridgeCoreTests: XCTestCase {
 
     func testALinkTheHeadUnitMadeDoesNotCarryNotifBridge() {
         // The pairing routine connects to the advertising phone: we are the central.
-        rig = CoreRig(stored: freshState)
+        rig = CoreRig(stored: accessoryState)
         rig.start()
         rig.advance(milliseconds: 1_000)
         XCTAssertTrue(rig.isLinkUp)

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "«مشاركة إشعارات النظام» متوقفة على iPhone",
         .hintPairAgain: "احذف الاقتران على iPhone وعلى وحدة السيارة، ثم أعد الاقتران",
         .hintPhoneForgot: "نسي الهاتف وحدة السيارة هذه: أعد الاقتران",
+        .pairPhone: "إقران iPhone جديد",
+        .hintSettingsPairing: "على iPhone: الإعدادات ← Bluetooth ← اضغط على %s",
         .turnLeft: "انعطف يسارًا",
         .turnRight: "انعطف يمينًا",
         .keepLeft: "ابقَ على اليسار",

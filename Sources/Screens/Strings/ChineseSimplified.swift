@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "iPhone 上的“共享系统通知”已关闭",
         .hintPairAgain: "请在 iPhone 和车机上删除配对，然后重新配对",
         .hintPhoneForgot: "手机已忘记此车机：请重新配对",
+        .pairPhone: "配对新的 iPhone",
+        .hintSettingsPairing: "在 iPhone 上：设置 → 蓝牙 → 轻点 %s",
         .turnLeft: "左转",
         .turnRight: "右转",
         .keepLeft: "靠左",

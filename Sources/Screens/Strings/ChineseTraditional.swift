@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "iPhone 上的「分享系統通知」已關閉",
         .hintPairAgain: "請在 iPhone 和車機上移除配對，然後重新配對",
         .hintPhoneForgot: "手機已忘記此車機：請重新配對",
+        .pairPhone: "配對新的 iPhone",
+        .hintSettingsPairing: "在 iPhone 上：設定 → 藍牙 → 點一下 %s",
         .turnLeft: "左轉",
         .turnRight: "右轉",
         .keepLeft: "靠左",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "'Deel systeemmeldingen' staat uit op de iPhone",
         .hintPairAgain: "Verwijder de koppeling op de iPhone en op de autoradio en koppel opnieuw",
         .hintPhoneForgot: "De telefoon is deze autoradio vergeten: koppel opnieuw",
+        .pairPhone: "Nieuwe iPhone koppelen",
+        .hintSettingsPairing: "Op je iPhone: Instellingen → Bluetooth → tik op %s",
         .turnLeft: "Sla linksaf",
         .turnRight: "Sla rechtsaf",
         .keepLeft: "Houd links aan",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "« Partager les notifications système » est désactivé sur l'iPhone",
         .hintPairAgain: "Supprimez le jumelage sur l'iPhone et sur l'autoradio, puis jumelez à nouveau",
         .hintPhoneForgot: "Le téléphone a oublié cet autoradio : jumelez à nouveau",
+        .pairPhone: "Jumeler un nouvel iPhone",
+        .hintSettingsPairing: "Sur l’iPhone : Réglages → Bluetooth → touchez %s",
         .turnLeft: "Tournez à gauche",
         .turnRight: "Tournez à droite",
         .keepLeft: "Serrez à gauche",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "„Systemmitteilungen teilen“ ist auf dem iPhone aus",
         .hintPairAgain: "Kopplung auf dem iPhone und am Gerät entfernen, dann neu koppeln",
         .hintPhoneForgot: "Das Telefon hat dieses Gerät vergessen: neu koppeln",
+        .pairPhone: "Neues iPhone koppeln",
+        .hintSettingsPairing: "Auf dem iPhone: Einstellungen → Bluetooth → %s tippen",
         .turnLeft: "Links abbiegen",
         .turnRight: "Rechts abbiegen",
         .keepLeft: "Links halten",

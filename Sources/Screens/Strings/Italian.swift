@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "«Condividi notifiche di sistema» è disattivato sull'iPhone",
         .hintPairAgain: "Rimuovi l'abbinamento sull'iPhone e sull'autoradio, poi abbina di nuovo",
         .hintPhoneForgot: "Il telefono ha dimenticato questa autoradio: abbina di nuovo",
+        .pairPhone: "Abbina un nuovo iPhone",
+        .hintSettingsPairing: "Su iPhone: Impostazioni → Bluetooth → tocca %s",
         .turnLeft: "Svolta a sinistra",
         .turnRight: "Svolta a destra",
         .keepLeft: "Mantieni la sinistra",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "iPhoneで「システム通知を共有」がオフです",
         .hintPairAgain: "iPhoneとヘッドユニットの両方でペアリングを削除してから、もう一度ペアリングしてください",
         .hintPhoneForgot: "電話がこのヘッドユニットを削除しました: もう一度ペアリングしてください",
+        .pairPhone: "新しい iPhone をペアリング",
+        .hintSettingsPairing: "iPhone で: 設定 → Bluetooth → %s をタップ",
         .turnLeft: "左折",
         .turnRight: "右折",
         .keepLeft: "左方向",

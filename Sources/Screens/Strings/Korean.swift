@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "iPhone에서 '시스템 알림 공유'가 꺼져 있습니다",
         .hintPairAgain: "iPhone과 헤드 유닛에서 페어링을 삭제한 후 다시 페어링하세요",
         .hintPhoneForgot: "휴대폰이 이 헤드 유닛을 삭제했습니다: 다시 페어링하세요",
+        .pairPhone: "새 iPhone 페어링",
+        .hintSettingsPairing: "iPhone에서: 설정 → Bluetooth → %s 탭",
         .turnLeft: "좌회전",
         .turnRight: "우회전",
         .keepLeft: "왼쪽 방향",

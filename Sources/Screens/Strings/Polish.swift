@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "„Udostępniaj powiadomienia systemowe” jest wyłączone na iPhonie",
         .hintPairAgain: "Usuń parowanie na iPhonie i w radiu, a potem sparuj ponownie",
         .hintPhoneForgot: "Telefon zapomniał to radio: sparuj ponownie",
+        .pairPhone: "Sparuj nowy iPhone",
+        .hintSettingsPairing: "Na iPhonie: Ustawienia → Bluetooth → stuknij %s",
         .turnLeft: "Skręć w lewo",
         .turnRight: "Skręć w prawo",
         .keepLeft: "Trzymaj się lewej",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "\"Compartilhar Notificações do Sistema\" está desativado no iPhone",
         .hintPairAgain: "Remova o emparelhamento no iPhone e na central, depois emparelhe de novo",
         .hintPhoneForgot: "O telefone esqueceu esta central: emparelhe de novo",
+        .pairPhone: "Emparelhar um novo iPhone",
+        .hintSettingsPairing: "No iPhone: Definições → Bluetooth → toque em %s",
         .turnLeft: "Vire à esquerda",
         .turnRight: "Vire à direita",
         .keepLeft: "Mantenha-se à esquerda",

@@ -10,6 +10,7 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     /// The hints of the status strip; the app sets them in English, which
     /// is also what the `error` event says.
     case hintSharingOff, hintPairAgain, hintPhoneForgot
+    case pairPhone, hintSettingsPairing
     /// The maneuver's name, shown when an instruction has no distance.
     case turnLeft, turnRight, keepLeft, keepRight, sharpLeft, sharpRight, uTurn, roundabout, straightOn, merge
     case exitLeft, exitRight, arrive
@@ -36,6 +37,8 @@ public enum ScreenTextKey: CaseIterable, Hashable {
         case .hintSharingOff: return "Share System Notifications is off on the iPhone"
         case .hintPairAgain: return "Remove the pairing on the iPhone and on the head unit, then pair again"
         case .hintPhoneForgot: return "Phone forgot this head unit: pair again"
+        case .pairPhone: return "Pair a new iPhone"
+        case .hintSettingsPairing: return "On your iPhone: Settings → Bluetooth → tap %s"
         case .turnLeft: return "Turn left"
         case .turnRight: return "Turn right"
         case .keepLeft: return "Keep left"

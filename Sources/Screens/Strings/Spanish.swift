@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "«Compartir notificaciones del sistema» está desactivado en el iPhone",
         .hintPairAgain: "Elimina la vinculación en el iPhone y en la unidad, y vuelve a vincular",
         .hintPhoneForgot: "El teléfono olvidó esta unidad: vuelve a vincular",
+        .pairPhone: "Vincular un iPhone nuevo",
+        .hintSettingsPairing: "En el iPhone: Ajustes → Bluetooth → toca %s",
         .turnLeft: "Gira a la izquierda",
         .turnRight: "Gira a la derecha",
         .keepLeft: "Mantente a la izquierda",

@@ -18,6 +18,8 @@ extension ScreenStrings {
         .hintSharingOff: "iPhone'da \"Sistem Bildirimlerini Paylaş\" kapalı",
         .hintPairAgain: "Eşlemeyi iPhone'da ve araç ünitesinde kaldırın, sonra yeniden eşleyin",
         .hintPhoneForgot: "Telefon bu üniteyi unuttu: yeniden eşleyin",
+        .pairPhone: "Yeni iPhone eşle",
+        .hintSettingsPairing: "iPhone’da: Ayarlar → Bluetooth → %s öğesine dokunun",
         .turnLeft: "Sola dönün",
         .turnRight: "Sağa dönün",
         .keepLeft: "Soldan devam edin",

@@ -167,6 +167,23 @@ public final class CoreRig {
         settle()
     }
 
+    /// Links the phone made to us: its controller starts encryption and
+    /// ours asks the head unit for the key (LE Long Term Key Request).
+    public func phoneStartsEncryption(ediv: UInt16 = 0, rand: UInt64 = 0) {
+        var p: [UInt8] = [0x05, UInt8(link & 0xFF), UInt8(link >> 8)]
+        for i in 0..<8 { p.append(UInt8(truncatingIfNeeded: rand >> (8 * UInt64(i)))) }
+        p += [UInt8(ediv & 0xFF), UInt8(ediv >> 8)]
+        inbox.append(ScriptedController.event(0x3E, p))
+        settle()
+    }
+
+    /// What the phone makes of the key the head unit answered with (its
+    /// Encryption Change status, then the SMP PDUs it sends); nil: the head
+    /// unit refused the request (the phone learns the key is missing).
+    public var peripheralEncryption: ([UInt8]?) -> (status: UInt8, then: [[UInt8]]) = { ltk in (ltk == nil ? 0x06 : 0, []) }
+    /// The keys the head unit answered LTK requests with, nil for a refusal.
+    public private(set) var longTermKeyAnswers: [[UInt8]?] = []
+
     /// The phone answers what it held back, and everything from now on.
     public func releaseHeldATT() {
         phoneAnswersATT = true
@@ -253,6 +270,12 @@ public final class CoreRig {
                 inbox.append(ScriptedController.connectionComplete(handle: link, peer: phoneAddress))
             case .disconnect:
                 isLinkUp = false
+            case .leLongTermKeyRequestReply where p.count >= 18, .leLongTermKeyRequestNegativeReply:
+                let ltk = command.opcode == .leLongTermKeyRequestReply ? Array(p[2..<18]) : nil
+                longTermKeyAnswers.append(ltk)
+                let outcome = peripheralEncryption(ltk)
+                inbox.append(ScriptedController.encryptionChange(handle: link, status: outcome.status))
+                for pdu in outcome.then { inbox += controller.acl(handle: link, channel: 0x0006, pdu) }
             case .leEnableEncryption where p.count >= 28:
                 let outcome = encryption(Array(p[12..<28]))
                 inbox.append(ScriptedController.encryptionChange(handle: link, status: outcome.status))

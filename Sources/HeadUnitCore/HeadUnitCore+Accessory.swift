@@ -1,0 +1,216 @@
+import ANCS
+import AMS
+import BluetoothCore
+import HCI
+import L2CAP
+import SMP
+
+/// The peripheral role: the head unit advertises as an accessory that
+/// solicits ANCS and AMS, an iPhone connects from Settings → Bluetooth and
+/// pairs with the passkey on screen, and from then on the link is run as
+/// the central one is (the same `PhoneLink`: Service Changed, ANCS, AMS,
+/// the phone's clock). docs/PROTOCOL.md §7 has the iOS side.
+extension HeadUnitCore {
+    /// Phones paired from Settings are bonds made as peripheral.
+    var accessoryBonds: [(server: String, bond: BondRecord)] {
+        allBonds.filter { $0.bond.localRole == .responder }
+    }
+
+    /// What the controller is asked to advertise: the Settings accessory
+    /// (name, ANCS and AMS solicited), and NotifBridge's when it is on.
+    private func advertisedPayloads(_ accessory: Accessory) -> [AdvertisingPayload] {
+        [AdvertisingPayload.accessory(name: accessory.name, soliciting: [ANCSUUIDs.service, AMSUUIDs.service])]
+            + notifBridgeAdvertisements
+    }
+
+    /// The controller is ready for the first time: advertise, and open
+    /// pairing mode if the configuration asks for it at every start.
+    func startAccessory(now: Instant) {
+        guard accessory != nil else { return }
+        if settings.pairAtStart { openPairingWindow(now: now, why: "pair-at-start") }
+        updateAdvertising(now: now)
+    }
+
+    /// Tells the controller what to advertise and to whom, when that changed.
+    func updateAdvertising(now: Instant) {
+        guard var accessory else { return }
+        defer { self.accessory = accessory; reportAccessory() }
+        if accessory.standingBy {
+            if accessory.advertising {
+                Log.info("accessory", "a NavigationNotifier phone is the phone; not advertising")
+                host.stopAdvertising()
+                accessory.advertising = false
+            }
+            return
+        }
+        let audience: AdvertisingAudience
+        if accessory.pairingOpen || localIRK == nil {
+            audience = .anyone
+        } else {
+            let phones = accessoryBonds.map { BondedIdentity(address: $0.bond.peerIdentityAddress, irk: $0.bond.peerIRK?.bytes) }
+            audience = .bonded(phones, localIRK: localIRK?.bytes ?? [])
+        }
+        if accessory.audience != audience {
+            accessory.audience = audience
+            host.setAdvertisingAudience(audience)
+        }
+        if !accessory.advertising {
+            Log.info("accessory", "advertising as \"\(accessory.name)\" from \(accessory.identity)")
+            host.startAdvertising(advertisedPayloads(accessory))
+            accessory.advertising = true
+        }
+    }
+
+    /// Pairing mode for `settings.pairingWindowMilliseconds`: any iPhone may
+    /// connect and pair (the console's `pair`, the idle screen's button).
+    func openPairingWindow(now: Instant, why: String) {
+        guard var accessory else {
+            say("pairing from Settings is off (phones = navigationnotifier)")
+            return
+        }
+        accessory.pairingUntil = now.adding(milliseconds: settings.pairingWindowMilliseconds)
+        self.accessory = accessory
+        Log.info("accessory", "pairing mode for \(settings.pairingWindowMilliseconds / 1000) s (\(why))")
+        say("pairing mode for \(settings.pairingWindowMilliseconds / 1000) s: on the iPhone, Settings → Bluetooth → \(accessory.name)")
+        updateAdvertising(now: now)
+    }
+
+    func closePairingWindowIfDue(now: Instant) {
+        guard var accessory, let until = accessory.pairingUntil, until <= now else { return }
+        accessory.pairingUntil = nil
+        self.accessory = accessory
+        Log.info("accessory", accessory.pairingOpen ? "pairing window over; no phone paired from Settings yet, so still open"
+                                                     : "pairing window over; only the bonded iPhone may connect")
+        updateAdvertising(now: now)
+    }
+
+    var accessoryDeadline: Instant? { accessory?.pairingUntil }
+
+    /// The bonds changed: the resolver and the controller's lists follow.
+    func accessoryBondsChanged() {
+        guard accessory != nil else { return }
+        accessory?.bonded.setBonds(accessoryBonds.map { AddressResolver.Entry(peer: $0.server, bond: $0.bond) })
+        if started { updateAdvertising(now: clock.now) }
+    }
+
+    /// A phone connected to us. A stranger outside pairing mode is sent
+    /// away at once (the controller's accept list does it where it can
+    /// resolve private addresses; this is for the controllers that cannot).
+    func accessoryLinkUp(_ phone: PhoneLink, _ link: Link, now: Instant) {
+        guard var accessory else {
+            Log.warning("accessory", "phone \(link.peer) connected to us, but we do not advertise; disconnecting")
+            host.disconnect(link.handle)
+            return
+        }
+        let owner = accessory.bonded.owner(of: link.peer)
+        self.accessory = accessory
+        if owner == nil && !accessory.pairingOpen {
+            Log.info("accessory", "\(link.peer) is not the paired iPhone and pairing mode is closed; disconnecting")
+            emit(.error(what: "accessory", detail: "an unknown phone tried to connect outside pairing mode"))
+            host.disconnect(link.handle, reason: .authenticationFailure)
+            return
+        }
+        if let other = links.values.first(where: { $0 !== phone && $0.security?.linkSecurity != nil }) {
+            Log.info("accessory", "link \(other.handle) has the phone already; disconnecting \(link.peer)")
+            host.disconnect(link.handle)
+            return
+        }
+        Log.info("accessory", owner.map { "\($0) connected" } ?? "a new phone connected (\(link.peer))")
+        let held: BondRecord? = owner.flatMap { self.bond(for: $0) }
+        phone.server = owner
+        phone.heldBond = held != nil
+        var configuration = settings.pairing
+        if let irk = localIRK {
+            configuration.localIdentity = LocalIdentity(irk: irk, address: accessory.identity.address)
+        }
+        // SMP's confirm values take the addresses on air: ours as advertised,
+        // the phone's private one when the controller resolved it.
+        phone.security = SecurityManager(role: .responder, configuration: configuration, localAddress: link.localAddress,
+                                         peerAddress: link.peerResolvablePrivateAddress ?? link.peer, bond: held,
+                                         limiter: attempts)
+        // iOS pairs or encrypts by itself soon after connecting; one that
+        // does nothing gets a Security Request.
+        phone.securityRequestDue = now.adding(milliseconds: PhoneLink.securityRequestDelayMilliseconds)
+    }
+
+    /// The phone's controller starts encryption: the key is the bond's, or
+    /// the one just agreed, or there is none.
+    func longTermKeyRequested(_ handle: ConnectionHandle, random: UInt64, ediv: UInt16, now: Instant) {
+        guard let link = links[handle], link.role == .peripheral, let sm = link.security else {
+            host.refuseLongTermKeyRequest(handle)
+            return
+        }
+        link.securityRequestDue = nil
+        switch sm.longTermKeyRequested(ediv: ediv, rand: random, now: now) {
+        case .replyLongTermKey(let ltk): host.replyToLongTermKeyRequest(handle, ltk: ltk.bytes)
+        case .refuseLongTermKey: host.refuseLongTermKeyRequest(handle)
+        }
+    }
+
+    /// A phone we hold a bond with pairs from scratch: it forgot the head
+    /// unit (Forget This Device). Its old bond goes, the driver is told, and
+    /// pairing mode opens so the new pairing is taken.
+    func phonePairsAfresh(_ link: PhoneLink, now: Instant) {
+        guard link.role == .peripheral, link.heldBond else { return }
+        link.heldBond = false
+        if let server = link.server { deleteBond(server) }
+        link.server = nil
+        hint = "Phone forgot this head unit: pair again"
+        Log.warning("accessory", "the iPhone pairs again: it forgot this head unit; its old bond is deleted")
+        emit(.error(what: "bond", detail: hint ?? ""))
+        openPairingWindow(now: now, why: "the phone forgot this head unit")
+    }
+
+    /// Security is done on a link: a phone bonded and encrypted is the
+    /// phone, and the other way of finding one pauses until it leaves.
+    func becameThePhone(_ link: PhoneLink, now: Instant) {
+        if link.role == .peripheral {
+            // 30-50 ms, no latency, 4 s supervision: within Apple's accessory
+            // guidelines. Asked once secure, so pairing is not slowed; the
+            // phone may say no, and the link works either way.
+            l2cap.requestConnectionParameters(.default, on: link.handle, now: now)
+            accessory?.pairingUntil = nil
+            if settings.findsNavigationNotifierPhones { pairing.standBy(now: now) }
+            if hint == "Phone forgot this head unit: pair again" { hint = nil }
+        } else if accessory != nil {
+            accessory?.standingBy = true
+        }
+        updateAdvertising(now: now)
+    }
+
+    /// A link ended. When it was the phone, the other way looks again.
+    func accessoryLinkDown(_ link: PhoneLink, now: Instant) {
+        let wasThePhone = link.security?.linkSecurity != nil
+        if link.role == .peripheral {
+            if wasThePhone && settings.findsNavigationNotifierPhones { pairing.discover(now: now) }
+        } else if accessory?.standingBy == true && !links.values.contains(where: { $0 !== link && $0.role == .central }) {
+            accessory?.standingBy = false
+        }
+        updateAdvertising(now: now)
+    }
+
+    /// The phone connected through Settings that is the phone, if any.
+    var accessoryPhone: PhoneLink? {
+        links.values.first { $0.role == .peripheral && $0.security?.linkSecurity != nil }
+    }
+
+    /// Emits the `accessory` event when where the head unit stands changed.
+    func reportAccessory() {
+        guard let accessory else { return }
+        let state: AccessoryReport.State
+        var phone: String?
+        if let link = accessoryPhone {
+            state = .connected
+            phone = (bond(for: link.server ?? "")?.peerIdentityAddress ?? link.peer).text
+        } else if accessory.standingBy {
+            state = .standby
+        } else {
+            state = accessory.pairingOpen ? .pairing : .bonded
+        }
+        let report = AccessoryReport(state: state, name: accessory.name, phone: phone,
+                                     pairingWindowMilliseconds: accessory.pairingUntil.map { _ in settings.pairingWindowMilliseconds })
+        guard report != accessory.reported else { return }
+        self.accessory?.reported = report
+        emit(.accessory(report))
+    }
+}

@@ -1,0 +1,192 @@
+import ANCS
+import BluetoothCore
+import HCI
+import HeadUnitCore
+import ScriptedPeers
+import Screens
+@testable import ScriptedPairing
+@testable import SMP
+import Testing
+
+/// The head unit as an accessory: an iPhone taps it in Settings →
+/// Bluetooth, connects to it, pairs as the initiator with the passkey the
+/// head unit shows, and later comes back from a new private address.
+@Suite struct SettingsPairingTests {
+    static let settingsOnly = CoreSettings(findsNavigationNotifierPhones: false)
+    /// The phone's IRK (TestInitiatorPhone's) and a private address made with it.
+    static let phoneIRK = IdentityResolvingKey(bytes: bytesFromHex("0102030405060708090a0b0c0d0e0f10")!)!
+    static let phoneRPA = try! phoneIRK.resolvablePrivateAddress(prand: [0x11, 0x22, 0x63])
+    static let phoneIdentity = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
+
+    /// A bond made from Settings, with a key the phone does not hold.
+    static func bond(_ identity: BluetoothAddress, _ irk: IdentityResolvingKey) -> BondRecord {
+        BondRecord(peerIdentityAddress: identity, peerIRK: irk, longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x44, count: 16))!,
+                   keySize: 16, authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
+    }
+
+    /// A head unit that advertises, and an iPhone ready to tap it.
+    func accessoryRig(stored: StoredState = accessoryState, settings: CoreSettings = settingsOnly,
+                      phoneAddress: BluetoothAddress = phoneRPA) throws -> (CoreRig, TestInitiatorPhone) {
+        let rig = CoreRig(settings: settings, stored: stored, phoneAddress: phoneAddress)
+        // A stock iPhone: no NavigationNotifier app advertising.
+        rig.phoneAdvertises = false
+        let phone = try TestInitiatorPhone(phone: phoneAddress, headUnit: headUnitIdentity.address)
+        rig.smp = { pdu in (try? phone.handle(pdu)) ?? [] }
+        rig.onPasskey = { text in phone.typedPasskey = UInt32(text).flatMap { Passkey($0) } }
+        rig.peripheralEncryption = { ltk in
+            guard let ltk, ltk == phone.ltk else { return (0x06, []) }
+            return (0, phone.encrypted())
+        }
+        rig.start()
+        return (rig, phone)
+    }
+
+    /// The user taps the head unit and types the passkey it shows.
+    func pairFromSettings(_ rig: CoreRig, _ phone: TestInitiatorPhone) throws {
+        rig.phoneConnectsToUs()
+        for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
+        for pdu in try phone.passkeyTyped() { rig.phoneSendsSMP(pdu) }
+        #expect(phone.readyToEncrypt, "the DHKey checks matched")
+        phone.readyToEncrypt = false
+        rig.phoneStartsEncryption()
+    }
+
+    func accessoryStates(_ rig: CoreRig) -> [AccessoryReport.State] {
+        rig.events.compactMap { if case .accessory(let r) = $0 { return r.state } else { return nil } }
+    }
+
+    @Test func itAdvertisesAsAnAccessoryFromItsOwnIdentity() throws {
+        let (rig, _) = try accessoryRig()
+        #expect(rig.commands.contains(.leSetRandomAddress))
+        #expect(rig.commands.contains(.leSetAdvertisingEnable))
+        let advertiser = rig.core.host.advertiser
+        #expect(advertiser.identity == headUnitIdentity)
+        #expect(advertiser.audience == .anyone)
+        // The Settings payload first: flags, then AD 0x15 (128-bit service
+        // solicitation) with the ANCS UUID, least significant octet first.
+        let data = try #require(advertiser.payloads.first?.advertisingData)
+        let solicited = [UInt8(17), 0x15] + ANCSUUIDs.service.fullLittleEndian
+        #expect(Array(data[3..<21]) == solicited)
+        // NotifBridge's takes turns with it.
+        #expect(advertiser.payloads.count == 2)
+        #expect(accessoryStates(rig) == [.pairing])
+        // No scan: only phones paired from Settings.
+        #expect(!rig.commands.contains(.leSetScanEnable))
+    }
+
+    @Test func anIPhonePairsWithThePasskeyOnScreenAndIsThePhone() throws {
+        let (rig, phone) = try accessoryRig()
+        #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NavigationNotifier \(clientName)")
+        try pairFromSettings(rig, phone)
+        let key = "settings C4:5A:11:22:33:44"
+        #expect(rig.events.contains(.paired(server: key, method: .passkeyEntry, secureConnections: true, mitm: true)))
+        #expect(rig.events.contains(.encrypted(server: key, bonded: true)))
+        let bond = try #require(rig.savedBond)
+        #expect(bond.peerIdentityAddress == Self.phoneIdentity && bond.peerIRK == Self.phoneIRK)
+        #expect(bond.localRole == .responder && bond.authenticated)
+        // The phone keeps our identity, the address we advertise from.
+        #expect(phone.receivedIdentityAddress == headUnitIdentity.address)
+        #expect(phone.receivedIRK == headUnitIRK)
+        #expect(accessoryStates(rig).last == .connected)
+        #expect(rig.screen().pairing == .connected(server: "iPhone"))
+        // Then the same phone link as ever: ANCS is looked for.
+        #expect(rig.commands.filter { $0 == .leLongTermKeyRequestReply }.count == 1)
+    }
+
+    @Test func aPhoneThatDoesNothingGetsASecurityRequest() throws {
+        let (rig, phone) = try accessoryRig()
+        rig.phoneConnectsToUs()
+        #expect(rig.sent(0x0B) == 0)
+        rig.advance(milliseconds: 1_100)
+        #expect(rig.sent(0x0B) == 1, "Security Request")
+        // The phone answers it with a Pairing Request; the passkey follows.
+        #expect(phone.request != nil)
+        #expect(rig.events.contains { if case .passkey = $0 { return true } else { return false } })
+    }
+
+    @Test func theBondedPhoneComesBackFromANewAddressAndEncryptsWithoutPairing() throws {
+        let (first, phone) = try accessoryRig()
+        try pairFromSettings(first, phone)
+        let bond = try #require(first.savedBond)
+        #expect(first.core.host.advertiser.audience != .anyone, "advertising for the bonded phone only")
+
+        // A restart; the phone comes back from another private address.
+        var stored = accessoryState
+        stored.bonds["settings C4:5A:11:22:33:44"] = bond
+        let newRPA = try Self.phoneIRK.resolvablePrivateAddress(prand: [0x44, 0x55, 0x66])
+        let (rig, _) = try accessoryRig(stored: stored, phoneAddress: newRPA)
+        #expect(accessoryStates(rig) == [.bonded])
+        rig.peripheralEncryption = { ltk in (ltk == bond.longTermKey.bytes ? 0 : 0x06, []) }
+        rig.phoneConnectsToUs()
+        rig.phoneStartsEncryption()
+        #expect(rig.longTermKeyAnswers == [bond.longTermKey.bytes])
+        #expect(rig.events.contains(.encrypted(server: "settings C4:5A:11:22:33:44", bonded: true)))
+        #expect(!rig.events.contains { if case .passkey = $0 { return true } else { return false } })
+        #expect(accessoryStates(rig).last == .connected)
+    }
+
+    @Test func aStrangerIsSentAwayOutsidePairingModeAndWelcomeInsideIt() throws {
+        // Bonded with someone else's phone.
+        let other = Self.bond(BluetoothAddress("C4:99:88:77:66:55", kind: .random)!,
+                              IdentityResolvingKey(bytes: [UInt8](repeating: 0x33, count: 16))!)
+        var stored = accessoryState
+        stored.bonds["settings C4:99:88:77:66:55"] = other
+        let (rig, phone) = try accessoryRig(stored: stored)
+        rig.phoneConnectsToUs()
+        #expect(rig.commands.contains(.disconnect))
+        #expect(rig.errors.contains("accessory: an unknown phone tried to connect outside pairing mode"))
+        #expect(rig.screen().actions.contains(.pairPhone))
+
+        rig.console("pair")
+        #expect(accessoryStates(rig).last == .pairing)
+        #expect(rig.core.host.advertiser.audience == .anyone)
+        try pairFromSettings(rig, phone)
+        #expect(rig.events.contains(.encrypted(server: "settings C4:5A:11:22:33:44", bonded: true)))
+    }
+
+    @Test func thePairingWindowClosesByItself() throws {
+        let other = Self.bond(Self.phoneIdentity, Self.phoneIRK)
+        var stored = accessoryState
+        stored.bonds["settings C4:5A:11:22:33:44"] = other
+        let (rig, _) = try accessoryRig(stored: stored)
+        rig.core.perform(.pairPhone, now: rig.now)
+        rig.settle()
+        #expect(accessoryStates(rig) == [.bonded, .pairing])
+        rig.advance(milliseconds: 119_000)
+        #expect(accessoryStates(rig).last == .pairing)
+        rig.advance(milliseconds: 2_000)
+        #expect(accessoryStates(rig).last == .bonded)
+        #expect(rig.core.host.advertiser.audience != .anyone)
+    }
+
+    @Test func aPhoneThatForgotTheHeadUnitPairsAgainAndTheDriverIsTold() throws {
+        let stale = Self.bond(Self.phoneIdentity, Self.phoneIRK)
+        var stored = accessoryState
+        stored.bonds["settings C4:5A:11:22:33:44"] = stale
+        let (rig, phone) = try accessoryRig(stored: stored)
+        try pairFromSettings(rig, phone)
+        #expect(rig.errors.contains("bond: Phone forgot this head unit: pair again"))
+        #expect(rig.writes.contains(.deleteBond(server: "settings C4:5A:11:22:33:44")))
+        let renewed = try #require(rig.savedBond)
+        #expect(renewed.longTermKey != stale.longTermKey)
+        #expect(rig.events.contains(.encrypted(server: "settings C4:5A:11:22:33:44", bonded: true)))
+    }
+
+    @Test func withPhonesNavigationNotifierNothingIsAdvertised() throws {
+        let (rig, _) = try accessoryRig(settings: CoreSettings(advertises: false))
+        #expect(!rig.commands.contains(.leSetAdvertisingEnable))
+        #expect(!rig.events.contains { if case .accessory = $0 { return true } else { return false } })
+        #expect(rig.commands.contains(.leSetScanEnable))
+    }
+
+    @Test func bothWaysAtOnceAPhoneWithTheAppStopsTheAdvertising() throws {
+        let (rig, _) = try pairingRig(stored: accessoryState)
+        rig.start()
+        #expect(rig.events.contains(.encrypted(server: "Anna-iPhone-7F3A", bonded: true)))
+        #expect(accessoryStates(rig) == [.pairing, .standby])
+        #expect(rig.core.host.advertiser.payload == nil)
+        rig.dropLink()
+        #expect(accessoryStates(rig).last == .pairing)
+        #expect(rig.core.host.advertiser.payload != nil)
+    }
+}
