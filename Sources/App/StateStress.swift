@@ -81,7 +81,7 @@ enum StateStress {
                 var ring = KeyRing()
                 _ = ring.activate(KeyGeneration(exchangeID: ExchangeID(BluetoothUUID(high: round, low: 1)), info: Array("XWing-Version1-HU".utf8),
                                                 exporterSecret: numberedKey(round) + SystemRandom.bytes(16)), now: .zero)
-                try? files.write(HeadUnit.notifBridgeKeyFile, ring.encoded(sha256: { HPKE.sha256($0) }))
+                try? files.write(HeadUnit.notifBridgeKeyFile, NotifBridgeReceiver<HPKECryptography>.keyFile(ring))
             }
             if round % 8 == 0 {
                 // "Unpair": the remembered server and its bond go.
@@ -119,7 +119,7 @@ enum StateStress {
             out["client"] = .some(name.flatMap { number(after: "HU-", in: $0) })
         }
         if names.contains(HeadUnit.notifBridgeKeyFile) {
-            let ring = files.read(HeadUnit.notifBridgeKeyFile).flatMap { try? KeyRing(decoding: $0, now: .zero, sha256: { HPKE.sha256($0) }) }
+            let ring = files.read(HeadUnit.notifBridgeKeyFile).flatMap { try? NotifBridgeReceiver<HPKECryptography>.keyRing(inKeyFile: $0, now: .zero) }
             out["keys"] = .some(ring?.newest.flatMap { roundOf(key: $0.exporterSecret) })
         }
         return out

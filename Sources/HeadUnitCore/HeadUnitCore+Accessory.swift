@@ -3,6 +3,7 @@ import AMS
 import BluetoothCore
 import HCI
 import L2CAP
+import NavigationNotifier
 import SMP
 
 /// The peripheral role: the head unit advertises as an accessory that
@@ -55,7 +56,7 @@ extension HeadUnitCore {
             host.setAdvertisingAudience(audience)
         }
         if !accessory.advertising {
-            Log.info("accessory", "advertising as \"\(accessory.name)\" from \(accessory.identity)")
+            Log.info("accessory", "advertising as " + accessory.name + " from " + accessory.identity.description)
             host.startAdvertising(advertisedPayloads(accessory))
             accessory.advertising = true
         }
@@ -70,8 +71,9 @@ extension HeadUnitCore {
         }
         accessory.pairingUntil = now.adding(milliseconds: settings.pairingWindowMilliseconds)
         self.accessory = accessory
-        Log.info("accessory", "pairing mode for \(settings.pairingWindowMilliseconds / 1000) s (\(why))")
-        say("pairing mode for \(settings.pairingWindowMilliseconds / 1000) s: on the iPhone, Settings → Bluetooth → \(accessory.name)")
+        let text = "pairing mode for \(settings.pairingWindowMilliseconds / 1000) s: on the iPhone, Settings → Bluetooth → " + accessory.name
+        Log.info("accessory", text + " (" + why + ")")
+        say(text)
         updateAdvertising(now: now)
     }
 
@@ -97,25 +99,24 @@ extension HeadUnitCore {
     /// away at once (the controller's accept list does it where it can
     /// resolve private addresses; this is for the controllers that cannot).
     func accessoryLinkUp(_ phone: PhoneLink, _ link: Link, now: Instant) {
-        guard var accessory else {
-            Log.warning("accessory", "phone \(link.peer) connected to us, but we do not advertise; disconnecting")
-            host.disconnect(link.handle)
-            return
+        let owner = accessory?.bonded.owner(of: link.peer)
+        let refusal: String?
+        if accessory == nil {
+            refusal = "a phone connected, but the head unit does not advertise"
+        } else if owner == nil && accessory?.pairingOpen == false {
+            refusal = "an unknown phone tried to connect outside pairing mode"
+        } else if links.values.contains(where: { $0 !== phone && $0.security?.linkSecurity != nil }) {
+            refusal = "a second phone tried to connect while the phone is connected"
+        } else {
+            refusal = nil
         }
-        let owner = accessory.bonded.owner(of: link.peer)
-        self.accessory = accessory
-        if owner == nil && !accessory.pairingOpen {
-            Log.info("accessory", "\(link.peer) is not the paired iPhone and pairing mode is closed; disconnecting")
-            emit(.error(what: "accessory", detail: "an unknown phone tried to connect outside pairing mode"))
+        guard let accessory, refusal == nil else {
+            Log.info("accessory", (refusal ?? "") + "; disconnecting " + link.peer.description)
+            emit(.error(what: "accessory", detail: refusal ?? ""))
             host.disconnect(link.handle, reason: .authenticationFailure)
             return
         }
-        if let other = links.values.first(where: { $0 !== phone && $0.security?.linkSecurity != nil }) {
-            Log.info("accessory", "link \(other.handle) has the phone already; disconnecting \(link.peer)")
-            host.disconnect(link.handle)
-            return
-        }
-        Log.info("accessory", owner.map { "\($0) connected" } ?? "a new phone connected (\(link.peer))")
+        Log.info("accessory", (owner ?? "a new phone") + " connected")
         let held: BondRecord? = owner.flatMap { self.bond(for: $0) }
         phone.server = owner
         phone.heldBond = held != nil

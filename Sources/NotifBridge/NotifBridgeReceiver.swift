@@ -56,11 +56,19 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
 
     // MARK: keys at start-up
 
+    /// The key file's bytes for `ring`, checksummed with this receiver's SHA-256.
+    public static func keyFile(_ ring: KeyRing) -> [UInt8] { ring.encoded(sha256: { Crypto.sha256($0) }) }
+
+    /// The key ring in a key file, read as the receiver reads it at start.
+    public static func keyRing(inKeyFile bytes: [UInt8], now: Instant) throws(KeyRingCodingError) -> KeyRing {
+        try KeyRing(decoding: bytes, now: now, sha256: { Crypto.sha256($0) })
+    }
+
     /// The key file the I/O layer read at start-up. A damaged file is
     /// reported and ignored: the phone must key again.
     public func loadKeys(_ bytes: [UInt8], now: Instant) {
         do throws(KeyRingCodingError) {
-            keyRing = try KeyRing(decoding: bytes, now: now, sha256: { Crypto.sha256($0) })
+            keyRing = try Self.keyRing(inKeyFile: bytes, now: now)
             Log.info("notifbridge", "keys loaded: \(keyRing.generations.count) generation(s), \(keyRing.prepared.count) prepared")
         } catch {
             Log.error("notifbridge", "key file ignored: \(error)")
@@ -184,7 +192,7 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     }
 
     private func requestStore(receipts: [ReceiptID]) {
-        outputs.append(.storeKeys(keyRing.encoded(sha256: { Crypto.sha256($0) })))
+        outputs.append(.storeKeys(Self.keyFile(keyRing)))
         pendingStores.append(receipts)
     }
 
