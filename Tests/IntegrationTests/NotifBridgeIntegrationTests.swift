@@ -90,6 +90,28 @@ import Testing
         #expect(!everything.contains { $0.contains("4711") || $0.contains("door code") })
     }
 
+    @Test func aRestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {
+        var rig = try linked(keyed: false, name: "notifbridge-restart")
+        defer { rig.stop() }
+        try rig.send("notifbridge_prepare", ["identifier": "HEAD-UNIT-2"])
+        let state = rig.unit.stateDirectory
+        rig.unit.stop()
+        let keyFile = state.appendingPathComponent("notifbridge-keys")
+        let mode = try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600, "the key file is the owner's only")
+        rig.unit = try RunningHeadUnit(hci: rig.phone.hciSpec, stateDirectory: state, name: "notifbridge-restart-2")
+        #expect(rig.unit.stderr.next(timeout: 10) { $0.contains("keys loaded: 0 generation(s), 1 prepared") } != nil)
+        // The bonded phone comes back by itself; the app takes that link and activates what it prepared.
+        #expect(rig.unit.waitFor("encrypted", timeout: 30) != nil)
+        let peers = try rig.send("state")["peers"] as? [String] ?? []
+        #expect(peers == [rig.address], "back to the head unit the picker found")
+        try rig.send("notifbridge_connect", ["address": rig.address, "timeout": 20], timeout: 60)
+        try rig.send("notifbridge_activate")
+        let maps = try rig.post("com.apple.Maps", title: "In 200 m", body: "Turn right")
+        #expect(maps["received"] as? Bool == true)
+        #expect(rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 200 m" }?["via"] as? String == "notifbridge")
+    }
+
     @Test func aDuplicateIsAcknowledgedAndShownOnce() throws {
         let rig = try linked(name: "notifbridge-duplicate")
         defer { rig.stop() }
