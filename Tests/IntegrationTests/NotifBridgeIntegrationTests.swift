@@ -112,6 +112,30 @@ import Testing
         #expect(rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 200 m" }?["via"] as? String == "notifbridge")
     }
 
+    @Test func aSettingsPairedPhoneForwardsOnTheSameLink() throws {
+        let phone = try PhoneSimulator(name: "notifbridge-settings-phone")
+        try phone.command("add_phone", ["phone": "anna", "server_app": false])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "notifbridge-settings")
+        // Settings → Bluetooth lists the head unit by its accessory name; the user taps it.
+        let listed = try phone.command("list_accessories", ["phone": "anna", "wait": 15], timeout: 30)
+        let accessories = try #require(listed["accessories"] as? [[String: Any]])
+        let accessory = try #require(accessories.first { ($0["name"] as? String)?.hasPrefix("NavigationNotifier") == true })
+        let address = try #require(accessory["address"] as? String)
+        try phone.command("tap_accessory", ["phone": "anna", "address": address, "timeout": 10], timeout: 30)
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        #expect(unit.waitFor("encrypted", timeout: 30) != nil)
+        let rig = Rig(phone: phone, unit: unit, address: address)
+        defer { rig.stop() }
+        // The NotifBridge app takes the link Settings made: no second connection, no second pairing.
+        try rig.send("notifbridge_connect", ["address": address, "timeout": 20])
+        try rig.send("notifbridge_keys", ["identifier": "HEAD-UNIT-1"])
+        #expect(try rig.post("com.google.Maps", title: "In 400 m", body: "Turn right")["received"] as? Bool == true)
+        let shown = unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 400 m" }
+        #expect(shown?["via"] as? String == "notifbridge" && shown?["kind"] as? String == "navigation")
+        #expect(unit.allEvents.filter { $0["event"] as? String == "passkey" }.count == 1)
+    }
+
     @Test func aDuplicateIsAcknowledgedAndShownOnce() throws {
         let rig = try linked(name: "notifbridge-duplicate")
         defer { rig.stop() }
