@@ -8,6 +8,10 @@ public struct AttributePermissions: OptionSet, Hashable {
 
     public static let read = AttributePermissions(rawValue: 0x01)
     public static let write = AttributePermissions(rawValue: 0x02)
+    /// Read and written only over an encrypted link: a client on a plain
+    /// link gets Insufficient Authentication, and iOS then pairs (or
+    /// encrypts with its bond) and tries again.
+    public static let encrypted = AttributePermissions(rawValue: 0x04)
 }
 
 /// One attribute of our GATT server's database.

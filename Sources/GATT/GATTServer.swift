@@ -39,6 +39,9 @@ public struct GATTServer {
     public let database: GATTDatabase
     /// CCCD values of this client, by CCCD handle.
     public private(set) var clientConfigurations: [AttributeHandle: ClientConfiguration] = [:]
+    /// The link is encrypted: attributes with `.encrypted` permission may
+    /// be read and written. The owner sets it as encryption comes and goes.
+    public var linkEncrypted = false
     public private(set) var clientFeatures: ClientSupportedFeatures = []
     /// Robust caching (Core Vol 3 Part G 2.5.2.1): false for a bonded client
     /// that last saw a different Database Hash (the owner knows; set it at
@@ -236,7 +239,13 @@ public struct GATTServer {
     func readableValue(_ handle: AttributeHandle) -> Result<[UInt8], ATTErrorCode> {
         guard let attribute = database.attribute(at: handle) else { return .failure(.invalidHandle) }
         guard attribute.permissions.contains(.read) else { return .failure(.readNotPermitted) }
+        if let refusal = securityRefusal(attribute) { return .failure(refusal) }
         return .success(currentValue(attribute))
+    }
+
+    /// Why this link may not use the attribute yet, if it may not.
+    private func securityRefusal(_ attribute: GATTAttribute) -> ATTErrorCode? {
+        attribute.permissions.contains(.encrypted) && !linkEncrypted ? .insufficientAuthentication : nil
     }
 
     func currentValue(_ attribute: GATTAttribute) -> [UInt8] {
@@ -343,6 +352,7 @@ public struct GATTServer {
     private mutating func write(_ value: [UInt8], at handle: AttributeHandle) -> ATTErrorCode? {
         guard let attribute = database.attribute(at: handle) else { return .invalidHandle }
         guard attribute.permissions.contains(.write) else { return .writeNotPermitted }
+        if let refusal = securityRefusal(attribute) { return refusal }
         switch attribute.kind {
         case .clientConfiguration(let allowed):
             guard value.count == 2 else { return .invalidAttributeValueLength }
@@ -379,6 +389,7 @@ public struct GATTServer {
     private mutating func prepare(_ value: [UInt8], at handle: AttributeHandle, offset: Int) -> ATTPDU {
         guard let attribute = database.attribute(at: handle) else { return error(.prepareWriteRequest, handle, .invalidHandle) }
         guard attribute.permissions.contains(.write) else { return error(.prepareWriteRequest, handle, .writeNotPermitted) }
+        if let refusal = securityRefusal(attribute) { return error(.prepareWriteRequest, handle, refusal) }
         guard prepareQueue.count < GATTServer.prepareQueueLimit,
               preparedBytes + value.count <= GATTServer.prepareQueueBytes else {
             Log.info("gatt", "prepare queue full (\(prepareQueue.count) writes, \(preparedBytes) bytes)")

@@ -21,6 +21,9 @@ extension HeadUnitCore {
 
     func encryptionChanged(_ handle: ConnectionHandle, status: HCIStatus, enabled: Bool) {
         guard let sm = links[handle]?.security else { return }
+        // Until the security manager has checked the key size, nothing that
+        // needs encryption is served.
+        links[handle]?.bearer.server.linkEncrypted = false
         guard status.isSuccess else {
             sm.encryptionFailed(status: status.code, now: clock.now)
             return
@@ -92,6 +95,7 @@ extension HeadUnitCore {
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
+            link.bearer.server.linkEncrypted = true
             passkeyShown = nil
             becameThePhone(link, now: now)
             startAppleServices(handle)

@@ -28,9 +28,11 @@ extension GATTDatabase {
     public func addNotifBridgeService() -> NotifBridgeHandles {
         let service = addService(NotifBridgeUUIDs.service)
         let writable: CharacteristicProperties = [.write, .writeWithoutResponse]
-        let keyExchange = addCharacteristic(NotifBridgeUUIDs.keyExchange, properties: writable, permissions: .write)
-        let notifications = addCharacteristic(NotifBridgeUUIDs.notifications, properties: writable, permissions: .write)
-        let receipts = addCharacteristic(NotifBridgeUUIDs.receipts, properties: [.indicate, .read], permissions: .read)
+        // The key packets carry the seed of a private key: nothing of this
+        // service is taken or given on a link that is not encrypted.
+        let keyExchange = addCharacteristic(NotifBridgeUUIDs.keyExchange, properties: writable, permissions: [.write, .encrypted])
+        let notifications = addCharacteristic(NotifBridgeUUIDs.notifications, properties: writable, permissions: [.write, .encrypted])
+        let receipts = addCharacteristic(NotifBridgeUUIDs.receipts, properties: [.indicate, .read], permissions: [.read, .encrypted])
         return NotifBridgeHandles(service: service, keyExchange: keyExchange, notifications: notifications,
                                   receipts: receipts, receiptsConfiguration: AttributeHandle(receipts.value &+ 1))
     }

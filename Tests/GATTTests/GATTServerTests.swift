@@ -75,6 +75,29 @@ import BluetoothCore
         #expect(t.ask("0e 0300 0500") == h("0f" + nameHex + "c108"))
     }
 
+    /// An attribute that needs encryption answers Insufficient
+    /// Authentication (0x05) to reads, writes and prepared writes until the
+    /// link is encrypted; a Write Command is dropped.
+    @Test func encryptedAttributesWaitForEncryption() {
+        let db = GATTDatabase(deviceName: name, aesCMAC: aesCMAC)
+        _ = db.addService(BluetoothUUID(high: 0x1111_2222_3333_4444, low: 0x5555_6666_7777_8888))
+        let value = db.addCharacteristic(BluetoothUUID(high: 0x1111_2222_3333_4444, low: 0x5555_6666_7777_8889),
+                                         properties: [.read, .write, .writeWithoutResponse], permissions: [.read, .write, .encrypted],
+                                         value: [0x2A])
+        let t = Harness(database: db)
+        let h16 = hexString([UInt8(value.value & 0xFF), UInt8(value.value >> 8)])
+        #expect(t.ask("0a " + h16) == h("01 0a " + h16 + " 05"))
+        #expect(t.ask("12 " + h16 + " 01") == h("01 12 " + h16 + " 05"))
+        #expect(t.ask("16 " + h16 + " 0000 01") == h("01 16 " + h16 + " 05"))
+        t.deliver("52 " + h16 + " 01")
+        #expect(t.sent().isEmpty)
+        #expect(t.bearer.server.pollWrite() == nil)
+        t.bearer.server.linkEncrypted = true
+        #expect(t.ask("0a " + h16) == h("0b 2a"))
+        #expect(t.ask("12 " + h16 + " 07") == h("13"))
+        #expect(t.bearer.server.pollWrite()?.value == [0x07])
+    }
+
     @Test func readsLongDeviceNameWithBlobs() {
         let long = String(repeating: "N", count: 30)
         let t = Harness(database: GATTDatabase(deviceName: long))

@@ -103,3 +103,40 @@ extension CoreEvent {
         }
     }
 }
+
+/// An iPhone paired from Settings: TestInitiatorPhone's IRK, and a private address made with it.
+let settingsPhoneIRK = IdentityResolvingKey(bytes: bytesFromHex("0102030405060708090a0b0c0d0e0f10")!)!
+let settingsPhoneRPA = try! settingsPhoneIRK.resolvablePrivateAddress(prand: [0x11, 0x22, 0x63])
+
+struct PairingDidNotFinish: Error {}
+
+/// A head unit that advertises (started), and a stock iPhone ready to tap
+/// it in Settings: it pairs as SMP initiator and encrypts through the
+/// controller's LE Long Term Key Request.
+func settingsRig(stored: StoredState = accessoryState, settings: CoreSettings = CoreSettings(findsNavigationNotifierPhones: false),
+                 phoneAddress: BluetoothAddress = settingsPhoneRPA, prepare: (CoreRig) -> Void = { _ in }) throws -> (CoreRig, TestInitiatorPhone) {
+    let rig = CoreRig(settings: settings, stored: stored, phoneAddress: phoneAddress)
+    // A stock iPhone: no NavigationNotifier app advertising.
+    rig.phoneAdvertises = false
+    let phone = try TestInitiatorPhone(phone: phoneAddress, headUnit: headUnitIdentity.address)
+    rig.smp = { pdu in (try? phone.handle(pdu)) ?? [] }
+    rig.onPasskey = { text in phone.typedPasskey = UInt32(text).flatMap { Passkey($0) } }
+    rig.peripheralEncryption = { ltk in
+        guard let ltk, ltk == phone.ltk else { return (0x06, []) }
+        return (0, phone.encrypted())
+    }
+    prepare(rig)
+    rig.start()
+    return (rig, phone)
+}
+
+/// The user taps the head unit and types the passkey it shows; the phone
+/// then encrypts with the new key.
+func pairFromSettings(_ rig: CoreRig, _ phone: TestInitiatorPhone) throws {
+    rig.phoneConnectsToUs()
+    for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
+    for pdu in try phone.passkeyTyped() { rig.phoneSendsSMP(pdu) }
+    guard phone.readyToEncrypt else { throw PairingDidNotFinish() }
+    phone.readyToEncrypt = false
+    rig.phoneStartsEncryption()
+}

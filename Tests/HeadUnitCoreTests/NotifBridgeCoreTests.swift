@@ -83,13 +83,10 @@ final class NotifBridgeCoreTests: XCTestCase {
         rig = connectedRig()
     }
 
+    /// An iPhone paired from Settings: NotifBridge is served on encrypted links only.
     func connectedRig(stored: StoredState = accessoryState, settings: CoreSettings = CoreSettings()) -> CoreRig {
-        let rig = CoreRig(settings: settings, stored: stored)
-        // The phone does not advertise NavigationNotifier: the head unit never connects to it.
-        rig.phoneAdvertises = false
-        rig.phone.maximumMTU = 247
-        rig.start()
-        rig.phoneConnectsToUs()
+        let (rig, iPhone) = try! settingsRig(stored: stored, settings: settings) { $0.phone.maximumMTU = 247 }
+        try! pairFromSettings(rig, iPhone)
         return rig
     }
 
@@ -174,6 +171,21 @@ final class NotifBridgeCoreTests: XCTestCase {
     func testSubscriptionGetsTheReadinessFrame() {
         subscribe()
         XCTAssertEqual(reverseFrames, [Array("NB-RECEIVER-READY-1".utf8)])
+    }
+
+    /// The key packets carry a private key's seed: a phone on a link that
+    /// is not encrypted is told to pair first, and nothing reaches the receiver.
+    func testNothingIsTakenOnALinkThatIsNotEncrypted() throws {
+        let (plain, _) = try settingsRig(stored: accessoryState) { $0.phone.maximumMTU = 247 }
+        rig = plain
+        rig.phoneConnectsToUs()
+        write(handles.keyExchange, Array("--START--".utf8))
+        let refusal: [UInt8] = [0x01, 0x12, UInt8(handles.keyExchange.value & 0xFF), UInt8(handles.keyExchange.value >> 8), 0x05]
+        XCTAssertEqual(rig.phone.fromHeadUnitServer.last, refusal, "Insufficient Authentication")
+        rig.phoneSends([0x12, UInt8(handles.receiptsConfiguration.value & 0xFF), UInt8(handles.receiptsConfiguration.value >> 8), 0x02, 0x00])
+        sendKeyPacket(phone.prepare(receipt: 1))
+        XCTAssertEqual(keyWrites.count, 0)
+        XCTAssertEqual(receipts, [])
     }
 
     func testKeyFileIsStoredBeforeTheReceiptAndAFailedWriteWithholdsIt() {

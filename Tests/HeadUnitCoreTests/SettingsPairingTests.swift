@@ -12,10 +12,7 @@ import Testing
 /// Bluetooth, connects to it, pairs as the initiator with the passkey the
 /// head unit shows, and later comes back from a new private address.
 @Suite struct SettingsPairingTests {
-    static let settingsOnly = CoreSettings(findsNavigationNotifierPhones: false)
-    /// The phone's IRK (TestInitiatorPhone's) and a private address made with it.
-    static let phoneIRK = IdentityResolvingKey(bytes: bytesFromHex("0102030405060708090a0b0c0d0e0f10")!)!
-    static let phoneRPA = try! phoneIRK.resolvablePrivateAddress(prand: [0x11, 0x22, 0x63])
+    static let phoneIRK = settingsPhoneIRK
     static let phoneIdentity = BluetoothAddress("C4:5A:11:22:33:44", kind: .random)!
 
     /// A bond made from Settings, with a key the phone does not hold.
@@ -24,39 +21,12 @@ import Testing
                    keySize: 16, authenticated: true, secureConnections: true, localIRK: headUnitIRK, localRole: .responder)
     }
 
-    /// A head unit that advertises, and an iPhone ready to tap it.
-    func accessoryRig(stored: StoredState = accessoryState, settings: CoreSettings = settingsOnly,
-                      phoneAddress: BluetoothAddress = phoneRPA) throws -> (CoreRig, TestInitiatorPhone) {
-        let rig = CoreRig(settings: settings, stored: stored, phoneAddress: phoneAddress)
-        // A stock iPhone: no NavigationNotifier app advertising.
-        rig.phoneAdvertises = false
-        let phone = try TestInitiatorPhone(phone: phoneAddress, headUnit: headUnitIdentity.address)
-        rig.smp = { pdu in (try? phone.handle(pdu)) ?? [] }
-        rig.onPasskey = { text in phone.typedPasskey = UInt32(text).flatMap { Passkey($0) } }
-        rig.peripheralEncryption = { ltk in
-            guard let ltk, ltk == phone.ltk else { return (0x06, []) }
-            return (0, phone.encrypted())
-        }
-        rig.start()
-        return (rig, phone)
-    }
-
-    /// The user taps the head unit and types the passkey it shows.
-    func pairFromSettings(_ rig: CoreRig, _ phone: TestInitiatorPhone) throws {
-        rig.phoneConnectsToUs()
-        for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
-        for pdu in try phone.passkeyTyped() { rig.phoneSendsSMP(pdu) }
-        #expect(phone.readyToEncrypt, "the DHKey checks matched")
-        phone.readyToEncrypt = false
-        rig.phoneStartsEncryption()
-    }
-
     func accessoryStates(_ rig: CoreRig) -> [AccessoryReport.State] {
         rig.events.compactMap { if case .accessory(let r) = $0 { return r.state } else { return nil } }
     }
 
     @Test func itAdvertisesAsAnAccessoryFromItsOwnIdentity() throws {
-        let (rig, _) = try accessoryRig()
+        let (rig, _) = try settingsRig()
         #expect(rig.commands.contains(.leSetRandomAddress))
         #expect(rig.commands.contains(.leSetAdvertisingEnable))
         let advertiser = rig.core.host.advertiser
@@ -75,9 +45,10 @@ import Testing
     }
 
     @Test func anIPhonePairsWithThePasskeyOnScreenAndIsThePhone() throws {
-        let (rig, phone) = try accessoryRig()
+        let (rig, phone) = try settingsRig()
         #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NavigationNotifier \(clientName)")
         try pairFromSettings(rig, phone)
+        #expect(rig.events.contains { if case .passkey = $0 { return true } else { return false } })
         let key = "settings C4:5A:11:22:33:44"
         #expect(rig.events.contains(.paired(server: key, method: .passkeyEntry, secureConnections: true, mitm: true)))
         #expect(rig.events.contains(.encrypted(server: key, bonded: true)))
@@ -94,7 +65,7 @@ import Testing
     }
 
     @Test func aPhoneThatDoesNothingGetsASecurityRequest() throws {
-        let (rig, phone) = try accessoryRig()
+        let (rig, phone) = try settingsRig()
         rig.phoneConnectsToUs()
         #expect(rig.sent(0x0B) == 0)
         rig.advance(milliseconds: 1_100)
@@ -105,7 +76,7 @@ import Testing
     }
 
     @Test func theBondedPhoneComesBackFromANewAddressAndEncryptsWithoutPairing() throws {
-        let (first, phone) = try accessoryRig()
+        let (first, phone) = try settingsRig()
         try pairFromSettings(first, phone)
         let bond = try #require(first.savedBond)
         #expect(first.core.host.advertiser.audience != .anyone, "advertising for the bonded phone only")
@@ -114,7 +85,7 @@ import Testing
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = bond
         let newRPA = try Self.phoneIRK.resolvablePrivateAddress(prand: [0x44, 0x55, 0x66])
-        let (rig, _) = try accessoryRig(stored: stored, phoneAddress: newRPA)
+        let (rig, _) = try settingsRig(stored: stored, phoneAddress: newRPA)
         #expect(accessoryStates(rig) == [.bonded])
         rig.peripheralEncryption = { ltk in (ltk == bond.longTermKey.bytes ? 0 : 0x06, []) }
         rig.phoneConnectsToUs()
@@ -131,7 +102,7 @@ import Testing
                               IdentityResolvingKey(bytes: [UInt8](repeating: 0x33, count: 16))!)
         var stored = accessoryState
         stored.bonds["settings C4:99:88:77:66:55"] = other
-        let (rig, phone) = try accessoryRig(stored: stored)
+        let (rig, phone) = try settingsRig(stored: stored)
         rig.phoneConnectsToUs()
         #expect(rig.commands.contains(.disconnect))
         #expect(rig.errors.contains("accessory: an unknown phone tried to connect outside pairing mode"))
@@ -148,7 +119,7 @@ import Testing
         let other = Self.bond(Self.phoneIdentity, Self.phoneIRK)
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = other
-        let (rig, _) = try accessoryRig(stored: stored)
+        let (rig, _) = try settingsRig(stored: stored)
         rig.core.perform(.pairPhone, now: rig.now)
         rig.settle()
         #expect(accessoryStates(rig) == [.bonded, .pairing])
@@ -163,7 +134,7 @@ import Testing
         let stale = Self.bond(Self.phoneIdentity, Self.phoneIRK)
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = stale
-        let (rig, phone) = try accessoryRig(stored: stored)
+        let (rig, phone) = try settingsRig(stored: stored)
         try pairFromSettings(rig, phone)
         #expect(rig.errors.contains("bond: Phone forgot this head unit: pair again"))
         #expect(rig.writes.contains(.deleteBond(server: "settings C4:5A:11:22:33:44")))
@@ -173,7 +144,7 @@ import Testing
     }
 
     @Test func withPhonesNavigationNotifierNothingIsAdvertised() throws {
-        let (rig, _) = try accessoryRig(settings: CoreSettings(advertises: false))
+        let (rig, _) = try settingsRig(settings: CoreSettings(advertises: false))
         #expect(!rig.commands.contains(.leSetAdvertisingEnable))
         #expect(!rig.events.contains { if case .accessory = $0 { return true } else { return false } })
         #expect(rig.commands.contains(.leSetScanEnable))

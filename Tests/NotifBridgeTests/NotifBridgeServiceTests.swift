@@ -35,6 +35,7 @@ final class NotifBridgeServiceTests: XCTestCase {
         let db = GATTDatabase(deviceName: "Head Unit")
         let handles = db.addNotifBridgeService()
         let bearer = GATTBearer(handle: ConnectionHandle(0x40), database: db)
+        bearer.server.linkEncrypted = true
         let receiver = Receiver()
         let link = NotifBridgeLink(handles: handles, receiver: receiver)
         let phone = TestPhone()
@@ -105,6 +106,7 @@ final class NotifBridgeServiceTests: XCTestCase {
         let db = GATTDatabase(deviceName: "Head Unit")
         let handles = db.addNotifBridgeService()
         let bearer = GATTBearer(handle: ConnectionHandle(0x40), database: db)
+        bearer.server.linkEncrypted = true
         let receiver = Receiver()
         let link = NotifBridgeLink(handles: handles, receiver: receiver)
         let now = Instant(milliseconds: 1_000)
