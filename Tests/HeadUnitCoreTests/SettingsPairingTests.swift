@@ -93,6 +93,22 @@ import Testing
         #expect(rig.commands.filter { $0 == .leLongTermKeyRequestReply }.count == 1)
     }
 
+    @Test func thePasskeyForASettingsPhoneDoesNotNameTheRememberedPhoneWithTheApp() throws {
+        let anna = BondRecord(peerIdentityAddress: BluetoothAddress("D0:0D:AA:BB:CC:01", kind: .random)!, peerIRK: nil,
+                              longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x55, count: 16))!, keySize: 16,
+                              authenticated: true, secureConnections: true, localIRK: headUnitIRK)
+        var stored = accessoryState
+        stored.rememberedServer = "Anna-iPhone-7F3A"
+        stored.bonds = ["Anna-iPhone-7F3A": anna]
+        let (rig, phone) = try accessoryRig(stored: stored, settings: CoreSettings())
+        #expect(rig.screen().pairing == .remembered(server: "Anna-iPhone-7F3A"))
+        rig.phoneConnectsToUs()
+        for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
+        let screen = rig.screen()
+        #expect(screen.passkey != nil)
+        #expect(screen.pairing == .connecting(server: "iPhone"))
+    }
+
     @Test func aPhoneThatDoesNothingGetsASecurityRequest() throws {
         let (rig, phone) = try accessoryRig()
         rig.phoneConnectsToUs()
