@@ -100,7 +100,13 @@ import Testing
         var stored = accessoryState
         stored.rememberedServer = "Anna-iPhone-7F3A"
         stored.bonds = ["Anna-iPhone-7F3A": anna]
-        let (rig, phone) = try accessoryRig(stored: stored, settings: CoreSettings())
+        // Both ways on; a stock iPhone (no app advertising) taps the head unit.
+        let address = BluetoothAddress("5A:11:22:33:44:55", kind: .random)!
+        let rig = CoreRig(settings: CoreSettings(), stored: stored, phoneAddress: address)
+        rig.phoneAdvertises = false
+        let phone = try TestInitiatorPhone(phone: address, headUnit: headUnitIdentity.address)
+        rig.smp = { pdu in (try? phone.handle(pdu)) ?? [] }
+        rig.start()
         #expect(rig.screen().pairing == .remembered(server: "Anna-iPhone-7F3A"))
         rig.phoneConnectsToUs()
         for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
