@@ -265,7 +265,9 @@ def rows(r, short):
                 "VmHWM of the head unit"))
     fw = r["firmware"]
     out.append(("aarch64 firmware size", f"{fw['bytes']:,} bytes" + (f" (text {fw['text']:,}, data {fw['data']:,}, "
-                f"bss {fw['bss']:,})" if fw and "text" in fw else "") if fw else "not built", "—", "",
+                f"bss {fw['bss']:,})" if fw and "text" in fw else "") if fw else "not built",
+                "≤ 1.5 MiB (1,572,864 bytes, scripts/build-aarch64)",
+                ("pass" if fw["bytes"] <= 3 * 512 * 1024 else "miss") if fw else "",
                 ".build-aarch64/headunit"))
     b = r["boot"]
     m = (b or {}).get("firmware_memory_kb") or {}

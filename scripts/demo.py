@@ -5,7 +5,12 @@ Starts the simulated phone (Tests/Phone), runs the host build of
 btsnoop trace and the console on a pipe, and plays a drive: pairing with the
 passkey typed into the phone, Google Maps turn-by-turn guidance, music
 changing tracks, chat and mail that are dropped unread, the phone leaving
-and coming back. Everything lands in out/demo/.
+and coming back. Then the other way of pairing: that phone leaves, a
+second iPhone without the app pairs from Settings -> Bluetooth (pairing
+mode opened with `pair` on the console, the passkey typed), shows a Maps
+instruction and a song, and its NotifBridge app forwards a Google Maps
+notification, encrypted end to end (docs/NOTIFBRIDGE.md). Everything lands
+in out/demo/.
 
 Part of the drive is Google Maps in Spanish, Japanese and Arabic: each
 instruction must come back from the head unit with the right maneuver and
@@ -21,7 +26,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Phone"))
+from bumble import hci  # noqa: E402
 from phone import Simulator, scenarios  # noqa: E402
+from phone.notifbridge.sender import NotifBridgeSender  # noqa: E402
 
 OUT = os.environ.get("DEMO_OUT") or os.path.join(ROOT, "out", "demo")
 FRAMES = os.path.join(OUT, "frames")
@@ -94,6 +101,61 @@ def say(text):
     print(f"  {text}", flush=True)
 
 
+async def settings_pairing_and_notifbridge(sim, anna, unit):
+    """The way without the app: Anna leaves, Bea's stock iPhone pairs from
+    Settings -> Bluetooth, then its NotifBridge app forwards a notification
+    over the same link."""
+    await anna.power_off()
+    await unit.wait_for("state", state="remembered")
+    unit.type("pair")
+    accessory = await unit.wait_for("accessory", state="pairing")
+    name = accessory["name"]
+    await asyncio.sleep(0.5)  # the frame with the hint is drawn with the event
+    unit.snapshot("settings-pairing")
+    say(f"Anna left; pairing mode (`pair` on the console): the screen says Settings -> Bluetooth -> tap {name}")
+
+    mark = sim.event_mark()
+    bea = await sim.add_phone("bea", server_app=False, apple_services="after_bonding", local_name="iPhone (Bea)")
+    await bea.settings_bluetooth.open_settings(wait=10, name=name)
+    link = await bea.settings_bluetooth.tap(name=name)
+    passkey = (await unit.wait_for("passkey"))["passkey"]
+    await asyncio.sleep(0.3)
+    unit.snapshot("settings-passkey")
+    await sim.wait_for("passkey_requested", phone="bea", after=mark, timeout=30)
+    bea.type_passkey(passkey)
+    await unit.wait_for("accessory", state="connected")
+    say(f"Bea's iPhone, without the app, tapped {name} in Settings -> Bluetooth and typed passkey {passkey}: bonded")
+
+    await sim.wait_for("ancs_session", phone="bea", state="started", after=mark, timeout=30)
+    await bea.post_notification("com.apple.Maps", "location", title="In 300 m", message="Turn right onto Harbour Road")
+    shown = await unit.wait_for("notification", action="shown", title="In 300 m")
+    await bea.play_track("Dreams", "Fleetwood Mac", "Rumours", 257.0, player="Music", elapsed=12.0)
+    await unit.wait_for("now_playing", title="Dreams")
+    await unit.wait_for("frame")
+    await asyncio.sleep(0.4)
+    unit.snapshot("settings-navigation-and-music")
+    say(f"Apple Maps over ANCS: {shown['title']}: {shown['message']} ({shown.get('maneuver')}); "
+        "music over AMS: Dreams by Fleetwood Mac")
+
+    if link.role != hci.Role.CENTRAL:
+        raise RuntimeError("Bea's Settings link is not hers as central")
+    sender = NotifBridgeSender(lambda event, **fields: bea.report(event, **fields))
+    await sender.attach(link)
+    generation = await sender.exchange_keys()
+    posted = await sender.post("com.google.Maps", title="In 800 m", body="Turn left onto Station Road")
+    if not posted["received"]:
+        raise RuntimeError(f"the head unit never acknowledged the NotifBridge envelope: {posted}")
+    forwarded = await unit.wait_for("notification", action="shown", title="In 800 m")
+    if forwarded.get("via") != "notifbridge" or forwarded.get("kind") != "navigation":
+        raise RuntimeError(f"the NotifBridge Maps notification was not shown as navigation: {forwarded}")
+    await unit.wait_for("frame")
+    await asyncio.sleep(0.4)
+    unit.snapshot("notifbridge")
+    say(f"NotifBridge: keys exchanged (X-Wing, generation {generation.describe()['exchange_id'][:8]}), "
+        f"Google Maps forwarded in a {posted['envelope_bytes']}-byte envelope: {forwarded['title']}: "
+        f"{forwarded['message']} ({forwarded.get('maneuver')}, {forwarded.get('distance_m')} m)")
+
+
 async def drive():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
@@ -157,6 +219,7 @@ async def drive():
         await anna.power_on()
         encrypted = await unit.wait_for("encrypted")
         say(f"the phone came back under a new address: recognised, encrypted with the stored bond ({encrypted['bonded']})")
+        await settings_pairing_and_notifbridge(sim, anna, unit)
     finally:
         unit.stop()
         await sim.stop()
@@ -165,6 +228,9 @@ async def drive():
     print(f"      snapshots {OUT}/1-passkey.png, 2-navigation-and-music.png, 3-phone-away.png;")
     print(f"      Google Maps in other languages {OUT}/es.png, ja.png, ar.png (frames "
           + ", ".join(os.path.relpath(path, OUT) for path in foreign.values()) + ");")
+    print(f"      Settings pairing {OUT}/settings-pairing.png (the hint), settings-passkey.png, "
+          "settings-navigation-and-music.png;")
+    print(f"      NotifBridge {OUT}/notifbridge.png (a Google Maps notification forwarded by the app);")
     print(f"      events {unit.events_path}; btsnoop trace {OUT}/trace.btsnoop (tshark -r)")
 
 

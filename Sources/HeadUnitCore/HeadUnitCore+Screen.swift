@@ -46,6 +46,11 @@ extension HeadUnitCore {
         if accessoryPhone != nil {
             return (.connected(server: "iPhone"), [], shownHint)
         }
+        // The passkey is for an iPhone that tapped us in Settings, not for
+        // the remembered phone with the app, whose name the screen would give.
+        if passkeyShown != nil && links.values.contains(where: { $0.role == .peripheral && $0.security != nil }) {
+            return (.connecting(server: "iPhone"), [], shownHint)
+        }
         if !settings.findsNavigationNotifierPhones {
             state = .discovering
             actions = []

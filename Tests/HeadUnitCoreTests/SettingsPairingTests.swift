@@ -64,6 +64,28 @@ import Testing
         #expect(rig.commands.filter { $0 == .leLongTermKeyRequestReply }.count == 1)
     }
 
+    @Test func thePasskeyForASettingsPhoneDoesNotNameTheRememberedPhoneWithTheApp() throws {
+        let anna = BondRecord(peerIdentityAddress: BluetoothAddress("D0:0D:AA:BB:CC:01", kind: .random)!, peerIRK: nil,
+                              longTermKey: LongTermKey(bytes: [UInt8](repeating: 0x55, count: 16))!, keySize: 16,
+                              authenticated: true, secureConnections: true, localIRK: headUnitIRK)
+        var stored = accessoryState
+        stored.rememberedServer = "Anna-iPhone-7F3A"
+        stored.bonds = ["Anna-iPhone-7F3A": anna]
+        // Both ways on; a stock iPhone (no app advertising) taps the head unit.
+        let address = BluetoothAddress("5A:11:22:33:44:55", kind: .random)!
+        let rig = CoreRig(settings: CoreSettings(), stored: stored, phoneAddress: address)
+        rig.phoneAdvertises = false
+        let phone = try TestInitiatorPhone(phone: address, headUnit: headUnitIdentity.address)
+        rig.smp = { pdu in (try? phone.handle(pdu)) ?? [] }
+        rig.start()
+        #expect(rig.screen().pairing == .remembered(server: "Anna-iPhone-7F3A"))
+        rig.phoneConnectsToUs()
+        for pdu in phone.startPairing() { rig.phoneSendsSMP(pdu) }
+        let screen = rig.screen()
+        #expect(screen.passkey != nil)
+        #expect(screen.pairing == .connecting(server: "iPhone"))
+    }
+
     @Test func aPhoneThatDoesNothingGetsASecurityRequest() throws {
         let (rig, phone) = try settingsRig()
         rig.phoneConnectsToUs()
