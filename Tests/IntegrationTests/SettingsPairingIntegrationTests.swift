@@ -216,4 +216,24 @@ import Testing
         #expect((try phoneState(phone, "sam")["accessory_bonds"] as? [Any])?.isEmpty ?? true)
         #expect(unit.allEvents.last { $0["event"] as? String == "accessory" }?["state"] as? String == "standby")
     }
+
+    @Test func withBothWaysASettingsPhoneIsThePhoneAndAnAppPhoneIsNotConnectedTo() throws {
+        let phone = try PhoneSimulator(name: "settings-first")
+        defer { phone.stop() }
+        try addStockPhone(phone, "sam")
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings-first")
+        defer { unit.stop() }
+        let sam = try pairFromSettings(phone, unit, as: "sam")
+        #expect(accessory(unit, "connected") != nil)
+        // Nina opens the NavigationNotifier app in the car while Sam is the phone.
+        let added = try phone.command("add_phone", ["name": "nina", "server_name": "Nina-iPhone"])
+        #expect(added["ok"] as? Bool == true, "\(added)")
+        Thread.sleep(forTimeInterval: 5)
+        let ninaConnected = phone.events.all.compactMap(PhoneSimulator.parse).contains {
+            $0["event"] as? String == "connected" && $0["phone"] as? String == "nina"
+        }
+        #expect(!ninaConnected, "the head unit connected to an app phone while a Settings phone is the phone")
+        #expect(count(unit, "passkey") == 1 && count(unit, "paired") == 1)
+        #expect(unit.allEvents.last { $0["event"] as? String == "encrypted" }?["server"] as? String == sam)
+    }
 }
