@@ -43,6 +43,18 @@ import Testing
         return server
     }
 
+    /// A head unit with no configuration and Anna's stock iPhone paired to
+    /// it from Settings, connected. Stop both when done.
+    func pairedStockPhone(_ name: String, prompt: String = "allow") throws -> (PhoneSimulator, RunningHeadUnit, server: String) {
+        let phone = try PhoneSimulator(name: name)
+        try addStockPhone(phone, "anna", prompt: prompt)
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: name)
+        #expect(accessory(unit, "pairing") != nil, "no configuration: the head unit should open pairing mode as an accessory")
+        let server = try pairFromSettings(phone, unit, as: "anna")
+        #expect(accessory(unit, "connected")?["phone"] as? String == String(server.dropFirst("settings ".count)))
+        return (phone, unit, server)
+    }
+
     /// The latest `accessory` event once it says `state` (it may have been
     /// written before the event a test waited for last).
     func accessory(_ unit: RunningHeadUnit, _ state: String, timeout: TimeInterval = 30) -> [String: Any]? {
@@ -66,14 +78,8 @@ import Testing
     }
 
     @Test func aStockIPhonePairsFromSettingsAndItsNotificationsAndMusicReachTheHeadUnit() throws {
-        let phone = try PhoneSimulator(name: "settings-phone")
-        defer { phone.stop() }
-        try addStockPhone(phone, "anna", prompt: "ask")
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings")
-        defer { unit.stop() }
-        #expect(accessory(unit, "pairing") != nil, "no configuration: the head unit should open pairing mode as an accessory")
-        let server = try pairFromSettings(phone, unit, as: "anna")
-        #expect(accessory(unit, "connected")?["phone"] as? String == server.dropFirst("settings ".count).description)
+        let (phone, unit, _) = try pairedStockPhone("settings-phone", prompt: "ask")
+        defer { unit.stop(); phone.stop() }
         // "Allow "NavigationNotifier" to receive your notifications?" — yes.
         #expect(phone.waitFor("notification_prompt", timeout: 30) { $0["state"] as? String == "pending" } != nil)
         let allowed = try phone.command("allow_notifications", ["phone": "anna"])
@@ -109,13 +115,8 @@ import Testing
     }
 
     @Test func theBondedPhoneComesBackFromANewAddressWithoutANewPasskey() throws {
-        let phone = try PhoneSimulator(name: "settings-reconnect")
-        defer { phone.stop() }
-        try addStockPhone(phone, "anna")
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings-reconnect")
-        defer { unit.stop() }
-        let server = try pairFromSettings(phone, unit, as: "anna")
-        #expect(accessory(unit, "connected") != nil)
+        let (phone, unit, server) = try pairedStockPhone("settings-reconnect")
+        defer { unit.stop(); phone.stop() }
         // The car drives off without the phone: the link is lost, not closed.
         try phone.command("out_of_range", ["phone": "anna"])
         #expect(accessory(unit, "bonded") != nil, "the head unit did not go back to waiting for its phone")
@@ -133,12 +134,8 @@ import Testing
     }
 
     @Test func anotherPhoneMayPairOnlyInPairingMode() throws {
-        let phone = try PhoneSimulator(name: "settings-stranger")
-        defer { phone.stop() }
-        try addStockPhone(phone, "anna")
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings-stranger")
-        defer { unit.stop() }
-        let anna = try pairFromSettings(phone, unit, as: "anna")
+        let (phone, unit, anna) = try pairedStockPhone("settings-stranger")
+        defer { unit.stop(); phone.stop() }
         // Anna leaves; Bob, never paired, finds the head unit in Settings.
         try phone.command("power_off", ["phone": "anna"])
         #expect(accessory(unit, "bonded") != nil)
@@ -162,13 +159,8 @@ import Testing
     }
 
     @Test func aPhoneThatForgotTheHeadUnitIsToldAboutAndPairsAgain() throws {
-        let phone = try PhoneSimulator(name: "settings-forgot")
-        defer { phone.stop() }
-        try addStockPhone(phone, "anna")
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings-forgot")
-        defer { unit.stop() }
-        let first = try pairFromSettings(phone, unit, as: "anna")
-        #expect(accessory(unit, "connected") != nil)
+        let (phone, unit, first) = try pairedStockPhone("settings-forgot")
+        defer { unit.stop(); phone.stop() }
         // Settings → Bluetooth → (i) → Forget This Device: the link ends.
         let forgot = try phone.command("forget_bond", ["phone": "anna"])
         #expect(forgot["ok"] as? Bool == true, "\(forgot)")
@@ -218,14 +210,9 @@ import Testing
     }
 
     @Test func withBothWaysASettingsPhoneIsThePhoneAndAnAppPhoneIsNotConnectedTo() throws {
-        let phone = try PhoneSimulator(name: "settings-first")
-        defer { phone.stop() }
-        try addStockPhone(phone, "sam")
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "settings-first")
-        defer { unit.stop() }
-        let sam = try pairFromSettings(phone, unit, as: "sam")
-        #expect(accessory(unit, "connected") != nil)
-        // Nina opens the NavigationNotifier app in the car while Sam is the phone.
+        let (phone, unit, anna) = try pairedStockPhone("settings-first")
+        defer { unit.stop(); phone.stop() }
+        // Nina opens the NavigationNotifier app in the car while Anna's phone is the phone.
         let added = try phone.command("add_phone", ["name": "nina", "server_name": "Nina-iPhone"])
         #expect(added["ok"] as? Bool == true, "\(added)")
         Thread.sleep(forTimeInterval: 5)
@@ -234,6 +221,6 @@ import Testing
         }
         #expect(!ninaConnected, "the head unit connected to an app phone while a Settings phone is the phone")
         #expect(count(unit, "passkey") == 1 && count(unit, "paired") == 1)
-        #expect(unit.allEvents.last { $0["event"] as? String == "encrypted" }?["server"] as? String == sam)
+        #expect(unit.allEvents.last { $0["event"] as? String == "encrypted" }?["server"] as? String == anna)
     }
 }
