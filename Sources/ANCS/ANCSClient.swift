@@ -216,14 +216,16 @@ public final class ANCSClient {
             return
         }
         guard result.succeeded else {
+            var retry = configuration.subscribeRetryMilliseconds
             if case .attError(let code) = result {
                 Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
                 if ANCSErrorCode.meansSharingDisabled(code) { reportSharingDisabled() }
                 if ANCSErrorCode.meansSecurityRequired(code) { emit(.event(.securityRequired)) }
+                if code == ANCSErrorCode.insufficientAuthorization { retry = configuration.authorizationRetryMilliseconds }
             } else {
                 Log.warning("ancs", "subscribing to the \(characteristic) failed")
             }
-            phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
+            phase = .waitingToRetry(until: now.adding(milliseconds: retry))
             return
         }
         if characteristic == .dataSource {

@@ -24,6 +24,12 @@ public struct ANCSConfiguration {
     public var notificationSourceSilenceLimitMilliseconds: Int64 = 3 * 60 * 60 * 1000
     /// After a refused subscription, try again this much later.
     public var subscribeRetryMilliseconds: Int64 = 60_000
+    /// After a subscription refused with Insufficient Authorization, try
+    /// again this soon: the iPhone's "Allow notifications?" prompt is open
+    /// (just after pairing from Settings), and the driver's answer is not
+    /// signalled over the air, so waiting the full retry would leave the
+    /// screen empty for a minute after the tap on Allow.
+    public var authorizationRetryMilliseconds: Int64 = 3_000
     /// Notifications kept per session; beyond it the oldest dropped ones go first.
     public var maximumNotifications = 256
     /// Upper bound on an attribute without a requested maximum length

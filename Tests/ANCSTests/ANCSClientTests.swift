@@ -328,9 +328,33 @@ import Testing
         h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
         h.client.subscribeCompleted(.dataSource, .done, now: h.now)
         h.drain()
-        h.client.subscribeCompleted(.notificationSource, .attError(0x08), now: h.now)
+        h.client.subscribeCompleted(.notificationSource, .attError(0x03), now: h.now)
         #expect(h.drain() == [.event(.sharingDisabled)])
         #expect(h.advance(milliseconds: 2000) == [.discover(h.handle)])
+    }
+
+    /// Insufficient Authorization on a subscription: the "Allow
+    /// notifications?" prompt is still open on the iPhone. Tried again soon,
+    /// not after the full retry, so notifications come once the driver allows.
+    @Test func subscriptionAwaitingThePromptIsRetriedSoon() {
+        var configuration = ANCSConfiguration()
+        configuration.subscribeRetryMilliseconds = 60_000
+        configuration.authorizationRetryMilliseconds = 3_000
+        let h = H(configuration: configuration)
+        h.client.start(now: h.now)
+        h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+        h.drain()
+        h.client.subscribeCompleted(.dataSource, .attError(0x08), now: h.now)
+        #expect(h.drain() == [.event(.sharingDisabled)])
+        #expect(h.advance(milliseconds: 2_999).isEmpty)
+        #expect(h.advance(milliseconds: 1) == [.discover(h.handle)])
+        // Write Not Permitted is the user's switch: the long wait stands.
+        h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+        h.drain()
+        h.client.subscribeCompleted(.dataSource, .attError(0x03), now: h.now)
+        h.drain()
+        #expect(h.advance(milliseconds: 3_000).isEmpty)
+        #expect(h.advance(milliseconds: 57_000) == [.discover(h.handle)])
     }
 
     // MARK: - Actions
