@@ -99,7 +99,7 @@ extension HeadUnitCore {
         var lines: [String] = []
         lines.append("state: \(pairing.state.text)")
         if let accessory {
-            lines.append("accessory: " + accessory.name + " as " + accessory.identity.description + ", " + (accessory.reported?.state.rawValue ?? "starting"))
+            lines.append("accessory: " + (accessory.reported?.state.rawValue ?? "starting") + " as " + accessory.name)
         }
         lines.append("client name: \(pairing.clientName)")
         lines.append("remembered server: \(pairing.rememberedServer ?? "none")")

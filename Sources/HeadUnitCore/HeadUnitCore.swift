@@ -138,6 +138,8 @@ public final class HeadUnitCore {
 
     /// Ends every link politely (the shell is shutting down); false when there were none.
     public func disconnectAll() -> Bool {
+        // A phone paired from Settings would reconnect at once.
+        host.stopAdvertising()
         let handles = host.links.keys.sorted()
         for handle in handles { host.disconnect(handle, reason: .remoteUserTerminated) }
         return !handles.isEmpty

@@ -41,16 +41,17 @@ extension L2CAPLayer {
     @discardableResult
     public mutating func requestConnectionParameters(_ parameters: ConnectionParameters, on handle: ConnectionHandle,
                                                      now: Instant) -> Bool {
-        guard let link = links[handle], link.role == .peripheral else {
-            Log.warning("l2cap", "parameter update request on \(handle) not sent: not a link where we are peripheral")
-            return false
+        let link = links[handle]
+        let refusal: String?
+        if link?.role != .peripheral {
+            refusal = "not a link where we are peripheral"
+        } else if pendingUpdates[handle] != nil {
+            refusal = "the last one is unanswered"
+        } else {
+            refusal = parameters.appleGuidelineViolation.map { "\(parameters) has \($0)" }
         }
-        guard pendingUpdates[handle] == nil else {
-            Log.info("l2cap", "parameter update request on \(handle) not sent: the last one is unanswered")
-            return false
-        }
-        if let violation = parameters.appleGuidelineViolation {
-            Log.warning("l2cap", "parameter update request on \(handle) not sent: \(parameters) has \(violation)")
+        guard let link, refusal == nil else {
+            Log.warning("l2cap", "parameter update request on \(handle) not sent: " + (refusal ?? ""))
             return false
         }
         lastIdentifier = lastIdentifier == UInt8.max ? 1 : lastIdentifier + 1
