@@ -39,11 +39,19 @@ import Testing
             #expect(shown?["distance_m"] as? Int == metres, "\(title): \(String(describing: shown))")
         }
         #expect(named("now_playing").contains { $0["title"] as? String == "Under Pressure" })
-        #expect(named("encrypted").count == 2) // after pairing, and with the bond after the phone came back
+        // The phone with the app after pairing, and with the bond after it came
+        // back; then a stock iPhone paired from Settings.
+        let encrypted = named("encrypted")
+        #expect(encrypted.count == 3)
+        #expect((encrypted.last?["server"] as? String)?.hasPrefix("settings ") == true)
+        #expect(named("accessory").contains { $0["state"] as? String == "connected" })
+        // Its NotifBridge app forwards a Maps instruction that is shown.
+        #expect(notifications.contains { $0["via"] as? String == "notifbridge" && $0["action"] as? String == "shown" })
         #expect(named("frame").count >= 10)
 
         // The frames: the drive's snapshots exist and hold a drawn screen.
-        for snapshot in ["1-passkey", "2-navigation-and-music", "3-phone-away", "es", "ja", "ar"] {
+        for snapshot in ["1-passkey", "2-navigation-and-music", "3-phone-away", "es", "ja", "ar",
+                         "settings-pairing", "settings-passkey", "settings-navigation-and-music", "notifbridge"] {
             let data = try Data(contentsOf: out.appendingPathComponent("\(snapshot).png"))
             #expect(data.count > 5_000, "\(snapshot).png is \(data.count) bytes")
             #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
