@@ -5,6 +5,7 @@ import HCI
 import L2CAP
 import NavigationNotifier
 import SMP
+import Screens
 
 /// The peripheral role: the head unit advertises as an accessory that
 /// solicits ANCS and AMS, an iPhone connects from Settings → Bluetooth and
@@ -156,7 +157,7 @@ extension HeadUnitCore {
         link.heldBond = false
         if let server = link.server { deleteBond(server) }
         link.server = nil
-        hint = "Phone forgot this head unit: pair again"
+        hint = ScreenTextKey.hintPhoneForgot.english
         Log.warning("accessory", "the iPhone pairs again: it forgot this head unit; its old bond is deleted")
         emit(.error(what: "bond", detail: hint ?? ""))
         openPairingWindow(now: now, why: "the phone forgot this head unit")
@@ -172,7 +173,7 @@ extension HeadUnitCore {
             l2cap.requestConnectionParameters(.default, on: link.handle, now: now)
             accessory?.pairingUntil = nil
             if settings.findsNavigationNotifierPhones { pairing.standBy(now: now) }
-            if hint == "Phone forgot this head unit: pair again" { hint = nil }
+            if hint == ScreenTextKey.hintPhoneForgot.english { hint = nil }
         } else if accessory != nil {
             accessory?.standingBy = true
         }

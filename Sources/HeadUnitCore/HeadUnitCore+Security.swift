@@ -2,6 +2,7 @@ import BluetoothCore
 import HCI
 import L2CAP
 import SMP
+import Screens
 
 /// Pairing and encryption on each accepted link: the security manager's
 /// outputs carried out, the controller's encryption events fed back.
@@ -119,7 +120,7 @@ extension HeadUnitCore {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { deleteBond(server) }
-            hint = "Phone forgot this head unit: pair again"
+            hint = ScreenTextKey.hintPhoneForgot.english
             emit(.error(what: "bond", detail: hint ?? ""))
         }
     }
