@@ -150,7 +150,8 @@ public final class Host {
     /// Bytes read from the transport: any cut of the H4 stream.
     public func receive<C: Collection>(_ bytes: C, now: Instant) where C.Element == UInt8 {
         self.now = now
-        for packet in framer.push(bytes) { receive(packet) }
+        framer.append(bytes)
+        while let packet = framer.next() { receive(packet) }
     }
 
     /// The next packet to write to the transport, or nil when there is none.
