@@ -15,28 +15,28 @@ public struct JSONLine {
         bytes.append(0x7B)  // {
     }
 
-    public mutating func field(_ name: String, _ value: String?) {
+    public mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
         if let v = value { JSONLine.appendString(v, to: &bytes) } else { append("null") }
     }
 
-    public mutating func field(_ name: String, _ value: Int?) {
+    public mutating func field(_ name: StaticString, _ value: Int?) {
         key(name)
         if let v = value { appendDecimal(Int64(v)) } else { append("null") }
     }
 
-    public mutating func field(_ name: String, _ value: Int64) {
+    public mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         appendDecimal(value)
     }
 
-    public mutating func field(_ name: String, _ value: Bool) {
+    public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         append(value ? "true" : "false")
     }
 
     /// A number with up to three decimals (seconds with millisecond precision).
-    public mutating func field(_ name: String, milliunits value: Int64?) {
+    public mutating func field(_ name: StaticString, milliunits value: Int64?) {
         key(name)
         guard let v = value else { append("null"); return }
         if v < 0 { bytes.append(0x2D) }
@@ -54,10 +54,14 @@ public struct JSONLine {
     /// The finished line as UTF-8, without a line break.
     public var utf8Line: [UInt8] { bytes + [0x7D] }
 
-    private mutating func key(_ name: String) {
+    /// Field names are the event log's own words, written in the source:
+    /// plain ASCII with nothing to escape, copied as they are.
+    private mutating func key(_ name: StaticString) {
         if !empty { bytes.append(0x2C); bytes.append(0x20) }  // ", "
         empty = false
-        JSONLine.appendString(name, to: &bytes)
+        bytes.append(0x22)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
         bytes.append(0x3A)  // :
         bytes.append(0x20)
     }
