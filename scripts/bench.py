@@ -83,6 +83,28 @@ def pipeline(bin_dir, short):
     return timed
 
 
+def side_by_side_instructions(binary, short):
+    """The head unit's own instructions per notification in the side by side:
+    callgrind over two bursts of different length, the difference divided by
+    the difference (the guidance phrase tables built on the first Maps
+    notification, and everything else done once, cancel out). Full runs only:
+    under callgrind each burst takes a minute."""
+    if short:
+        return None
+    counts = {}
+    for n in (100, 400):
+        out = os.path.join(OUT, f"callgrind-{n}")
+        profile = os.path.join(OUT, f"callgrind-{n}.out")
+        os.environ["BENCH_CALLGRIND"] = profile
+        try:
+            asyncio.run(side_by_side.run_headunit(binary, out, n, 0))
+        finally:
+            del os.environ["BENCH_CALLGRIND"]
+        with open(profile) as f:
+            counts[n] = next(int(line.split()[1]) for line in f if line.startswith("totals:"))
+    return {"instructions_per_notification": round((counts[400] - counts[100]) / 300), "counts": counts}
+
+
 def hpke(bin_dir, short):
     """NotifBridge cryptography: key activation and one envelope, timed and counted."""
     binary = os.path.join(bin_dir, "hpke-bench")
@@ -289,6 +311,11 @@ def rows(r, short):
     out.append((f"Side by side: Bumble AncsClient CPU for {n:,} notifications", f"{peer * 1000:.1f} ms "
                 f"({peer * 1e6 / n:.0f} µs each)", "", "", "/proc schedstat of the consumer"))
     out.append(("Side by side: ratio", f"{ratio:.1f}×", "≥ 20×", "pass" if ratio >= 20 else "miss", ""))
+    instructions = r.get("side_by_side_instructions")
+    if instructions:
+        out.append(("Side by side: head unit instructions per notification (user space)",
+                    f"{instructions['instructions_per_notification']:,}", "—", "",
+                    "callgrind over bursts of 100 and 400, the difference divided by 300"))
     h = s["headunit"]["cpu"]
     if "reads" in h:
         out.append(("Side by side: head unit per notification", f"{h['wakeups'] / n:.2f} wake-ups, {h['reads'] / n:.2f} "
@@ -523,6 +550,8 @@ def main():
         if burst["consumer_count"] != count or burst["text_requests"] != count:
             raise SystemExit(f"bench: {side} processed {burst['consumer_count']} of {count} notifications "
                              f"({burst['text_requests']} text requests): no honest comparison")
+    say("side by side under callgrind: the head unit's instructions per notification")
+    r["side_by_side_instructions"] = side_by_side_instructions(os.path.join(bin_dir, "headunit"), short)
     # Protocol timers due while idle: the ANCS probe every 15 minutes.
     r["idle_timer_budget"] = int(idle_seconds // 900)
     r["firmware"] = firmware(short)
