@@ -58,8 +58,9 @@ public final class NotificationModel {
     /// session's PreExisting replay may be a stale one Maps left behind:
     /// expecting updates from it would re-subscribe, and replay it, forever.
     public var expectsUpdates: Bool {
-        guard let navigation else { return false }
-        return !navigation.notification.flags.contains(.preExisting)
+        // Asked after every ANCS event: looked at in place, not copied out.
+        guard let i = shown.lastIndex(where: { $0.kind == .navigation }) else { return false }
+        return !shown[i].notification.flags.contains(.preExisting)
     }
 
     public var droppedTotal: Int { droppedCounts.values.reduce(0, +) }
