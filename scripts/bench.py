@@ -105,6 +105,16 @@ def side_by_side_instructions(binary, short):
     return {"instructions_per_notification": round((counts[400] - counts[100]) / 300), "counts": counts}
 
 
+def syscall_floor(bin_dir, short):
+    """The head unit's system calls for one notification with no work
+    between them (Benchmarks/SyscallFloor): the median of three runs."""
+    binary = os.path.join(bin_dir, "syscall-floor")
+    n = 500 if short else 3000
+    runs = [json.loads(run([binary, str(n), os.path.join(OUT, "syscall-floor.log")]).strip())["us_per_notification"]
+            for _ in range(3)]
+    return {"us_per_notification": sorted(runs)[1], "runs": runs, "notifications": n}
+
+
 def hpke(bin_dir, short):
     """NotifBridge cryptography: key activation and one envelope, timed and counted."""
     binary = os.path.join(bin_dir, "hpke-bench")
@@ -311,6 +321,11 @@ def rows(r, short):
     out.append((f"Side by side: Bumble AncsClient CPU for {n:,} notifications", f"{peer * 1000:.1f} ms "
                 f"({peer * 1e6 / n:.0f} µs each)", "", "", "/proc schedstat of the consumer"))
     out.append(("Side by side: ratio", f"{ratio:.1f}×", "≥ 20×", "pass" if ratio >= 20 else "miss", ""))
+    floor = r.get("syscall_floor")
+    if floor:
+        out.append(("Side by side: the head unit's system calls for one notification, alone",
+                    f"{floor['us_per_notification']:.1f} µs", "—", "",
+                    "syscall-floor (3 sleeps in poll, 3 reads, 2 socket writes, 1 log line; median of 3 runs)"))
     instructions = r.get("side_by_side_instructions")
     if instructions:
         out.append(("Side by side: head unit instructions per notification (user space)",
@@ -532,7 +547,7 @@ def main():
     started = time.monotonic()
 
     r = {"machine": machine()}
-    bin_dir = build(["headunit", "pipeline-bench", "render-bench", "hpke-bench"])
+    bin_dir = build(["headunit", "pipeline-bench", "render-bench", "hpke-bench", "syscall-floor"])
     say("pipeline")
     r["pipeline"] = pipeline(bin_dir, short)
     say("NotifBridge cryptography")
@@ -550,6 +565,8 @@ def main():
         if burst["consumer_count"] != count or burst["text_requests"] != count:
             raise SystemExit(f"bench: {side} processed {burst['consumer_count']} of {count} notifications "
                              f"({burst['text_requests']} text requests): no honest comparison")
+    say("the side by side's floor: the head unit's system calls alone")
+    r["syscall_floor"] = syscall_floor(bin_dir, short)
     say("side by side under callgrind: the head unit's instructions per notification")
     r["side_by_side_instructions"] = side_by_side_instructions(os.path.join(bin_dir, "headunit"), short)
     # Protocol timers due while idle: the ANCS probe every 15 minutes.
