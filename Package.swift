@@ -96,6 +96,8 @@ let package = Package(
         // DWARF 4: valgrind 3.19 cannot read the DWARF 5 that clang writes for C by default.
         .target(name: "CMemcheck", path: "Tools/CMemcheck", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .executableTarget(name: "ct-check", dependencies: ["HPKE", "CMemcheck"], path: "Tools/ConstantTimeCheck"),
+        // The side by side's floor: the head unit's system calls for one notification alone (not part of the firmware).
+        .executableTarget(name: "syscall-floor", dependencies: ["CLinux"], path: "Benchmarks/SyscallFloor"),
         // NotifBridge cryptography benchmark: key activation and one envelope (not part of the firmware).
         .executableTarget(name: "hpke-bench", dependencies: ["App", "Platform"], path: "Benchmarks/HPKEBench"),
 

@@ -176,40 +176,42 @@ extension ANCSClient {
     func completed(_ request: Request, _ response: DataSourceResponse) {
         switch request {
         case .identify(let uid):
-            guard var entry = entries[uid], entry.stage == .identifying else { return }
+            guard entries[uid]?.stage == .identifying else { return }
             let app = response.value(of: NotificationAttributeID.appIdentifier.rawValue)
                 .map { AppIdentifier(String(decoding: $0, as: UTF8.self)) }
-            entry.notification.app = app
-            entry.notification.appName = app.flatMap { appNames.name(for: $0) }
-            if wantsText(entry.notification) {
-                entry.stage = .wanted
-                if let app, app.canBeSent, appNames.name(for: app) == nil, !appNameFailures.contains(app) {
-                    enqueue(.appName(app))
-                }
-                enqueue(.text(uid))
-            } else {
-                // Privacy: nothing but the AppIdentifier is ever asked for it.
-                entry.stage = .dropped
-                if !entry.reported {
-                    // Dropped again after a change: reported once is enough.
-                    entry.reported = true
-                    emit(.event(.notificationDropped(entry.notification)))
+            changeEntry(uid) { entry in
+                entry.notification.app = app
+                entry.notification.appName = app.flatMap { appNames.name(for: $0) }
+                if wantsText(entry.notification) {
+                    entry.stage = .wanted
+                    if let app, app.canBeSent, appNames.name(for: app) == nil, !appNameFailures.contains(app) {
+                        enqueue(.appName(app))
+                    }
+                    enqueue(.text(uid))
+                } else {
+                    // Privacy: nothing but the AppIdentifier is ever asked for it.
+                    entry.stage = .dropped
+                    if !entry.reported {
+                        // Dropped again after a change: reported once is enough.
+                        entry.reported = true
+                        emit(.event(.notificationDropped(entry.notification)))
+                    }
                 }
             }
-            entries[uid] = entry
         case .text(let uid):
-            guard var entry = entries[uid], entry.stage == .wanted else { return }
-            fill(&entry.notification, from: response)
-            entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
-            entry.stage = .fetched
-            entry.reported = true
-            emit(.event(.notificationFetched(entry.notification)))
-            if entry.refetch {
-                entry.refetch = false
-                entry.stage = .wanted
-                enqueue(.text(uid))
+            guard entries[uid]?.stage == .wanted else { return }
+            changeEntry(uid) { entry in
+                fill(&entry.notification, from: response)
+                entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
+                entry.stage = .fetched
+                entry.reported = true
+                emit(.event(.notificationFetched(entry.notification)))
+                if entry.refetch {
+                    entry.refetch = false
+                    entry.stage = .wanted
+                    enqueue(.text(uid))
+                }
             }
-            entries[uid] = entry
         case .appName(let app):
             let name = response.value(of: AppAttributeID.displayName.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
             if name.isEmpty {
@@ -293,10 +295,11 @@ extension ANCSClient {
             if entries[uid]?.stage == .identifying { entries[uid]?.stage = .unidentified }
         case .text(let uid):
             Log.warning("ancs", "text of \(uid) not fetched: \(reason)")
-            if var entry = entries[uid], entry.stage == .wanted {
-                entry.stage = .textFailed
-                entry.refetch = false
-                entries[uid] = entry
+            if entries[uid]?.stage == .wanted {
+                changeEntry(uid) { entry in
+                    entry.stage = .textFailed
+                    entry.refetch = false
+                }
             }
         case .appName(let app):
             Log.warning("ancs", "display name of \(app) not fetched: \(reason)")

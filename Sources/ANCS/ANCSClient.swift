@@ -449,11 +449,10 @@ public final class ANCSClient {
     // MARK: - Notification Source events
 
     func added(_ event: NotificationSourceEvent) {
-        if var entry = entries[event.uid] {
+        if entries[event.uid] != nil {
             // Dedupe: the same UID twice in one session is one notification.
             Log.debug("ancs", "notification \(event.uid) added twice; kept once")
-            update(&entry, from: event)
-            entries[event.uid] = entry
+            changeEntry(event.uid) { update(&$0, from: event) }
             return
         }
         sequence += 1
@@ -465,38 +464,47 @@ public final class ANCSClient {
     }
 
     func modified(_ event: NotificationSourceEvent) {
-        guard var entry = entries[event.uid] else {
+        guard entries[event.uid] != nil else {
             // Its Added was missed (or evicted): take it in as new.
             added(event)
             return
         }
-        update(&entry, from: event)
-        switch entry.stage {
-        case .identifying:
-            break
-        case .unidentified, .dropped:
-            // A dropped one may have changed category (or the filter may
-            // now take its app): the filter runs again, on the AppIdentifier
-            // alone, and only a yes asks for its text.
-            entry.stage = .identifying
-            enqueue(.identify(event.uid))
-        case .wanted:
-            if !queue.contains(.text(event.uid)) { entry.refetch = true }
-        case .fetched, .textFailed:
-            entry.stage = .wanted
-            enqueue(.text(event.uid))
+        changeEntry(event.uid) { entry in
+            update(&entry, from: event)
+            switch entry.stage {
+            case .identifying:
+                break
+            case .unidentified, .dropped:
+                // A dropped one may have changed category (or the filter may
+                // now take its app): the filter runs again, on the AppIdentifier
+                // alone, and only a yes asks for its text.
+                entry.stage = .identifying
+                enqueue(.identify(event.uid))
+            case .wanted:
+                if !queue.contains(.text(event.uid)) { entry.refetch = true }
+            case .fetched, .textFailed:
+                entry.stage = .wanted
+                enqueue(.text(event.uid))
+            }
         }
-        entries[event.uid] = entry
     }
 
     func removed(_ event: NotificationSourceEvent) {
-        guard var entry = entries[event.uid] else {
+        guard entries[event.uid] != nil else {
             Log.debug("ancs", "removal of unknown notification \(event.uid) ignored")
             return
         }
-        update(&entry, from: event)
-        entries[event.uid] = entry
+        changeEntry(event.uid) { update(&$0, from: event) }
         forget(event.uid)
+    }
+
+    /// Changes the entry of `uid` where it lies in the table. Changing a
+    /// copy and storing it back would copy, and then release, every string
+    /// of its notification on each answer and each Notification Source
+    /// event. `change` must not touch `entries` itself.
+    func changeEntry(_ uid: NotificationUID, _ change: (inout Entry) -> Void) {
+        guard entries[uid] != nil else { return }
+        change(&entries[uid]!)
     }
 
     func update(_ entry: inout Entry, from event: NotificationSourceEvent) {

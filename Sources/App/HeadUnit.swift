@@ -150,12 +150,15 @@ final class HeadUnit {
         if keysWritten { driver.flush() }
         events.batch { while let event = core.pollEvent() { events.write(event) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
-        loop.reschedule(&coreTimer, at: core.nextDeadline) { [unowned(unsafe) self] in
-            self.coreTimer = nil
-            self.core.handleTimeout(now: Clock.now())
-            self.carryOut()
-        }
+        loop.reschedule(&coreTimer, at: core.nextDeadline, handler: coreTimeout)
         updateScreen()
+    }
+
+    /// Made once, not at every carry-out (a closure is an allocation).
+    private lazy var coreTimeout: () -> Void = { [unowned(unsafe) self] in
+        self.coreTimer = nil
+        self.core.handleTimeout(now: Clock.now())
+        self.carryOut()
     }
 
     /// The NotifBridge key ring (docs/NOTIFBRIDGE.md, "Persistence format and order").

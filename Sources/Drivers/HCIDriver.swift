@@ -81,12 +81,15 @@ public final class HCIDriver {
             }
             if !progressed { break }
         }
-        let deadline = host.nextDeadline
-        loop.reschedule(&hostTimer, at: deadline) { [unowned(unsafe) self] in
-            self.hostTimer = nil
-            self.host.handleTimeout(now: Clock.now())
-            self.flush()
-        }
+        loop.reschedule(&hostTimer, at: host.nextDeadline, handler: hostTimeout)
+    }
+
+    /// Made once: a closure written at the call would be a new allocation
+    /// on every flush, several per notification.
+    private lazy var hostTimeout: () -> Void = { [unowned(unsafe) self] in
+        self.hostTimer = nil
+        self.host.handleTimeout(now: Clock.now())
+        self.flush()
     }
 
     // MARK: - Transport lifecycle

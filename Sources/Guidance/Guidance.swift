@@ -14,25 +14,29 @@ public struct Guidance: Equatable {
     public var message: String
 
     public init(title: String, message: String) {
-        let t = FoldedText(title), m = FoldedText(message)
-        var reading = ManeuverClassifier.classify(t)
+        self.init(title: TextReading(title), message: TextReading(message))
+    }
+
+    /// The title decides the maneuver and the distance; the message fills in
+    /// what the title does not say.
+    init(title t: TextReading, message m: TextReading) {
+        var reading = t.reading
         if reading.maneuver == .neutral {
-            reading = ManeuverClassifier.classify(m)
+            reading = m.reading
         } else if reading.maneuver == .roundabout && reading.roundaboutExit == nil {
             // "Roundabout" in the title, "take the 2nd exit" in the message.
-            reading.roundaboutExit = ManeuverClassifier.classify(m).roundaboutExit
-                ?? ManeuverClassifier.exitNumber(m.bytes, CompiledPhrases.shared.index.sightings(m.bytes), CompiledPhrases.shared)
+            reading.roundaboutExit = m.exit
         }
         maneuver = reading.maneuver
         roundaboutExit = reading.roundaboutExit
-        self.title = title
-        self.message = message
-        if let d = Distance.find(in: t) {
+        title = t.text
+        message = m.text
+        if let d = t.distance {
             distance = d
-            self.title = Guidance.cut(d.range, from: t)
-        } else if let d = Distance.find(in: m) {
+            title = t.withoutDistance
+        } else if let d = m.distance {
             distance = d
-            self.message = Guidance.cut(d.range, from: m)
+            message = m.withoutDistance
         }
     }
 
@@ -59,5 +63,55 @@ public struct Guidance: Equatable {
         var out = ""
         out.unicodeScalars.append(contentsOf: scalars)
         return out
+    }
+}
+
+/// What one text of a notification (its title or its message) says on its
+/// own: the maneuver its phrases name, a roundabout exit, the first
+/// distance and the text without it. `Guidance` combines the two.
+struct TextReading {
+    let text: String
+    let reading: ManeuverReading
+    /// The exit this text names, roundabout or not ("take the 2nd exit"):
+    /// what a title that only says "Roundabout" leaves to the message.
+    let exit: Int?
+    let distance: Distance?
+    /// `text` with the distance cut out (`text` when there is none).
+    let withoutDistance: String
+
+    init(_ text: String) {
+        self.text = text
+        let folded = FoldedText(text)
+        let p = CompiledPhrases.shared
+        let seen = p.index.sightings(folded.bytes)
+        reading = ManeuverClassifier.classify(folded, seen)
+        exit = reading.roundaboutExit ?? ManeuverClassifier.exitNumber(folded.bytes, seen, p)
+        distance = Distance.find(in: folded)
+        withoutDistance = distance.map { Guidance.cut($0.range, from: folded) } ?? text
+    }
+}
+
+/// Reads the instructions of one navigation session, one after another.
+/// Turn-by-turn guidance repeats the same instruction with a new distance
+/// every few seconds, so one of the two texts is usually the one read just
+/// before: the reader keeps the last reading of each and reads only what
+/// changed. The result is always `Guidance(title:message:)`'s.
+public struct GuidanceReader {
+    private var lastTitle: TextReading?
+    private var lastMessage: TextReading?
+
+    public init() {}
+
+    public mutating func read(title: String, message: String) -> Guidance {
+        let t = GuidanceReader.reading(title, remembered: &lastTitle)
+        let m = GuidanceReader.reading(message, remembered: &lastMessage)
+        return Guidance(title: t, message: m)
+    }
+
+    private static func reading(_ text: String, remembered: inout TextReading?) -> TextReading {
+        if let r = remembered, r.text == text { return r }
+        let r = TextReading(text)
+        remembered = r
+        return r
     }
 }

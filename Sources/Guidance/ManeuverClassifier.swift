@@ -27,8 +27,12 @@ public enum ManeuverClassifier {
     }
 
     static func classify(_ text: FoldedText) -> ManeuverReading {
+        classify(text, CompiledPhrases.shared.index.sightings(text.bytes))
+    }
+
+    /// `seen`: where each meaning's phrases are first found in `text`.
+    static func classify(_ text: FoldedText, _ seen: [Int]) -> ManeuverReading {
         let p = CompiledPhrases.shared
-        let seen = p.index.sightings(text.bytes)
         func at(_ m: Meaning) -> Int { seen[m.rawValue] }
         if at(.roundabout) != Int.max {
             return ManeuverReading(maneuver: .roundabout, roundaboutExit: exitNumber(text.bytes, seen, p))

@@ -61,7 +61,7 @@ public struct ACLPacket: Equatable {
 /// whose fragments overrun that length, a continuation with no start, or a
 /// start that interrupts an unfinished frame is dropped with a log line.
 public struct ACLReassembler {
-    private var partial: [ConnectionHandle: [UInt8]] = [:]
+    private var partial = ConnectionTable<[UInt8]>()
     public private(set) var droppedFrames = 0
 
     public init() {}

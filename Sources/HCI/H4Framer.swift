@@ -37,12 +37,25 @@ public struct H4Framer {
 
     public init() {}
 
+    /// Appends bytes from the transport; `next()` hands out the packets
+    /// they complete. (No array of packets per read: the receive path
+    /// takes them one at a time.)
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete packet, or nil when what is left is incomplete.
+    public mutating func next() -> HCIPacket? {
+        if let packet = nextPacket() { return packet }
+        compact()
+        return nil
+    }
+
     /// Appends bytes from the transport and returns every packet now complete.
     public mutating func push<C: Collection>(_ bytes: C) -> [HCIPacket] where C.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
+        append(bytes)
         var packets: [HCIPacket] = []
-        while let packet = nextPacket() { packets.append(packet) }
-        compact()
+        while let packet = next() { packets.append(packet) }
         return packets
     }
 

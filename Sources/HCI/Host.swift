@@ -66,7 +66,7 @@ public final class Host {
     public let configuration: HostConfiguration
     public private(set) var controller = ControllerInfo()
     public private(set) var isReady = false
-    public private(set) var links: [ConnectionHandle: Link] = [:]
+    public private(set) var links = ConnectionTable<Link>()
     public private(set) var isScanning = false
     /// The peer of an LE Create Connection in progress.
     public private(set) var connectingTo: BluetoothAddress?
@@ -112,8 +112,8 @@ public final class Host {
 
     // ACL flow control.
     private var aclCredits = 0
-    private var aclInFlight: [ConnectionHandle: Int] = [:]
-    private var aclQueues: [ConnectionHandle: [ACLPacket]] = [:]
+    private var aclInFlight = ConnectionTable<Int>()
+    private var aclQueues = ConnectionTable<[ACLPacket]>()
     private var aclOrder: [ConnectionHandle] = []
     private var aclNext = 0
     private var reassembler = ACLReassembler()
@@ -150,7 +150,8 @@ public final class Host {
     /// Bytes read from the transport: any cut of the H4 stream.
     public func receive<C: Collection>(_ bytes: C, now: Instant) where C.Element == UInt8 {
         self.now = now
-        for packet in framer.push(bytes) { receive(packet) }
+        framer.append(bytes)
+        while let packet = framer.next() { receive(packet) }
     }
 
     /// The next packet to write to the transport, or nil when there is none.

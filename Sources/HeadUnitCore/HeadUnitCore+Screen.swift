@@ -20,7 +20,8 @@ extension HeadUnitCore {
                                 actions: actions, locale: locale)
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
-            model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app)
+            model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app,
+                                                      guidance: nav.guidance)
         }
         if let playing = nowPlaying, playing.title != nil || playing.artist != nil {
             model.nowPlaying = NowPlaying(title: playing.title ?? "", artist: playing.artist ?? "", album: playing.album ?? "",

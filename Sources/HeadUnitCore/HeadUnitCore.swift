@@ -32,7 +32,7 @@ public final class HeadUnitCore {
     public let pairing: PairingRoutine
     public let notifications: NotificationModel
     /// Every connected phone; made in `linkUp`, ended in `linkDown`.
-    public private(set) var links: [ConnectionHandle: PhoneLink] = [:]
+    public private(set) var links = ConnectionTable<PhoneLink>()
     let settings: CoreSettings
     let clock: CoreClock
     var l2cap = L2CAPLayer()

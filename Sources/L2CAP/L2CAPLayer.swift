@@ -15,9 +15,9 @@ public struct L2CAPLayer {
     /// Reject "signaling MTU exceeded" (Core Vol 3 Part A 4).
     public static let signalingMTU = 23
 
-    public private(set) var links: [ConnectionHandle: L2CAPLink] = [:]
+    public private(set) var links = ConnectionTable<L2CAPLink>()
     var events = FIFO<L2CAPEvent>()
-    var pendingUpdates: [ConnectionHandle: PendingParameterUpdate] = [:]
+    var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
     var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
 

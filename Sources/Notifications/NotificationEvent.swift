@@ -39,6 +39,15 @@ public struct NotificationEvent: Equatable {
 
     public init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String? = nil,
                 category: CategoryID, kind: NotificationKind, title: String? = nil, message: String? = nil) {
+        // Read for what is shown; a removal says nothing new.
+        let reads = kind == .navigation && action != .removed && action != .dropped && (title != nil || message != nil)
+        self.init(action: action, uid: uid, app: app, appName: appName, category: category, kind: kind, title: title,
+                  message: message, guidance: reads ? Guidance(title: title ?? "", message: message ?? "") : nil)
+    }
+
+    /// With the guidance the model has already read.
+    init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String?,
+         category: CategoryID, kind: NotificationKind, title: String?, message: String?, guidance: Guidance?) {
         self.action = action
         self.uid = uid
         self.app = app
@@ -47,9 +56,6 @@ public struct NotificationEvent: Equatable {
         self.kind = kind
         self.title = title
         self.message = message
-        // Read for what is shown; a removal says nothing new.
-        if kind == .navigation && action != .removed && action != .dropped && (title != nil || message != nil) {
-            guidance = Guidance(title: title ?? "", message: message ?? "")
-        }
+        self.guidance = guidance
     }
 }

@@ -1,11 +1,15 @@
 import ANCS
 import BluetoothCore
+import Guidance
 
 /// A notification the head unit shows: as the ANCS client fetched it, and
 /// what the filter made of it.
 public struct ShownNotification: Equatable {
     public var notification: ANCSNotification
     public var kind: NotificationKind
+    /// What a navigation notification's text says, read once when it was
+    /// fetched (nil for music, or without text).
+    public var guidance: Guidance?
 
     public var uid: NotificationUID { notification.uid }
     /// For Maps: usually the distance or the maneuver ("200 m").
@@ -31,6 +35,7 @@ public final class NotificationModel {
     /// Bumped on every change of what is shown, for the screen to redraw.
     public private(set) var revision = 0
     private var events = FIFO<NotificationEvent>()
+    private var reader = GuidanceReader()
 
     public init(filter: NotificationFilter = NotificationFilter()) {
         self.filter = filter
@@ -53,8 +58,9 @@ public final class NotificationModel {
     /// session's PreExisting replay may be a stale one Maps left behind:
     /// expecting updates from it would re-subscribe, and replay it, forever.
     public var expectsUpdates: Bool {
-        guard let navigation else { return false }
-        return !navigation.notification.flags.contains(.preExisting)
+        // Asked after every ANCS event: looked at in place, not copied out.
+        guard let i = shown.lastIndex(where: { $0.kind == .navigation }) else { return false }
+        return !shown[i].notification.flags.contains(.preExisting)
     }
 
     public var droppedTotal: Int { droppedCounts.values.reduce(0, +) }
@@ -96,7 +102,10 @@ public final class NotificationModel {
             dropped(n)
             return
         }
-        let item = ShownNotification(notification: n, kind: kind)
+        var item = ShownNotification(notification: n, kind: kind)
+        if kind == .navigation && (n.title != nil || n.message != nil) {
+            item.guidance = reader.read(title: n.title ?? "", message: n.message ?? "")
+        }
         let action: NotificationEventAction
         if let index = shown.firstIndex(where: { $0.uid == n.uid }) {
             // Moves to the end: the latest change is the current instruction.
@@ -108,7 +117,7 @@ public final class NotificationModel {
         shown.append(item)
         revision += 1
         events.append(NotificationEvent(action: action, uid: n.uid, app: n.app, appName: n.appName, category: n.category,
-                                        kind: kind, title: n.title, message: n.message))
+                                        kind: kind, title: n.title, message: n.message, guidance: item.guidance))
     }
 
     private func dropped(_ n: ANCSNotification) {

@@ -16,7 +16,7 @@ public struct NavigationSummary: Equatable {
     /// `locale` chooses the units of the distance: as the phone wrote it,
     /// or converted.
     public init(_ n: NavigationInstruction, locale: ScreenLocale = ScreenLocale()) {
-        let g = Guidance(title: n.title, message: n.message)
+        let g = n.guidance ?? Guidance(title: n.title, message: n.message)
         maneuver = g.maneuver
         roundaboutExit = g.roundaboutExit
         app = NavigationSummary.appName(n.app)

@@ -1,3 +1,4 @@
+import Guidance
 import NavigationNotifier
 
 /// What a touch target on the idle screen asks for.
@@ -39,9 +40,12 @@ public struct NavigationInstruction: Equatable {
     public var message: String
     /// App identifier (`com.google.Maps`) or display name.
     public var app: String
+    /// The text already read (the notification model reads each
+    /// instruction once); nil: read when drawn.
+    public var guidance: Guidance?
 
-    public init(title: String, message: String, app: String) {
-        self.title = title; self.message = message; self.app = app
+    public init(title: String, message: String, app: String, guidance: Guidance? = nil) {
+        self.title = title; self.message = message; self.app = app; self.guidance = guidance
     }
 }
 

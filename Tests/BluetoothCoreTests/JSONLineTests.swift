@@ -29,4 +29,38 @@ import Testing
         j.field("tail", "ok\u{7F}")
         #expect(j.line == "{\"plain\": \"Turn left onto Market Street → 🚗\", \"quote\": \"\\\"\", \"tail\": \"ok\\u007f\"}")
     }
+
+    /// Every byte that needs an escape, at every place of a line longer than
+    /// the eight bytes checked at a time, next to plain ASCII and to bytes of
+    /// multi-byte characters: escaped exactly as one byte at a time would.
+    @Test func everyEscapeAtEveryPlace() {
+        func reference(_ s: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case 0..<0x20, 0x7F: out += Array("\\u00".utf8) + Array(hex(b, digits: 2).utf8)
+                default: out.append(b)
+                }
+            }
+            return out + [0x22]
+        }
+        let special: [Unicode.Scalar] = ["\u{0}", "\u{1}", "\t", "\n", "\r", "\u{1F}", "\"", "\\", "\u{7F}"]
+        let plain = Array("Turn left onto Market St é → 🚗 and keep going".unicodeScalars)
+        for c in special {
+            for place in 0...plain.count {
+                var scalars = plain
+                scalars.insert(c, at: place)
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars)
+                var out: [UInt8] = []
+                JSONLine.appendString(text, to: &out)
+                #expect(out == reference(text), "\(c.value) at \(place)")
+            }
+        }
+    }
 }

@@ -23,6 +23,21 @@ import Testing
         #expect(framer.pendingCount == 0)
     }
 
+    /// The receive path's way: append each read, take packets until nil.
+    @Test func packetsTakenOneAtATime() {
+        var framer = H4Framer()
+        framer.append(stream + stream.prefix(5))
+        var packets: [HCIPacket] = []
+        while let packet = framer.next() { packets.append(packet) }
+        expectThreePackets(packets)
+        #expect(framer.pendingCount == 5)
+        framer.append(stream.dropFirst(5))
+        packets = []
+        while let packet = framer.next() { packets.append(packet) }
+        expectThreePackets(packets)
+        #expect(framer.pendingCount == 0 && framer.next() == nil)
+    }
+
     @Test func everySplitPointOfTwoReads() {
         for cut in 0...stream.count {
             var framer = H4Framer()
