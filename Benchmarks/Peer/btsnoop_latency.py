@@ -5,9 +5,13 @@ it (the head unit's `frame` events).
 The btsnoop trace has wall-clock timestamps, the event log milliseconds since
 start-up. One moment is in both: the head unit reports `encrypted` for a
 bonded reconnection as soon as the controller answers Read Encryption Key
-Size, so the last such Command Complete in the trace and the last `encrypted`
-event give the offset between the two clocks (error: the event log's 1 ms
-resolution plus the sub-millisecond handling).
+Size. Each such Command Complete in the trace and its `encrypted` event give
+the offset between the two clocks; an event can only come after its answer,
+and sometimes comes later (a link paired from Settings reports `encrypted`
+once the phone's own packets of that moment are handled, up to some 15 ms
+later in the simulator), so the pair that gives the largest offset is the
+least delayed and is taken (error: the event log's 1 ms resolution plus the
+sub-millisecond handling).
 """
 import json
 import struct
@@ -85,7 +89,11 @@ def latencies(trace_path, events_path):
     encrypted = [e["t_ms"] for e in events if e.get("event") == "encrypted"]
     if not key_sizes or not encrypted or not ds_done:
         raise ValueError("the drive has no encrypted link or no Data Source traffic to measure")
-    offset_us = key_sizes[-1] - encrypted[-1] * 1000  # event-log time -> unix microseconds
+    # Event-log time -> unix microseconds. The answers and the events pair up
+    # in order when the trace covers the whole run; else only the last two
+    # are known to belong together.
+    pairs = list(zip(key_sizes, encrypted)) if len(key_sizes) == len(encrypted) else [(key_sizes[-1], encrypted[-1])]
+    offset_us = max(k - e * 1000 for k, e in pairs)
     frames = [e["t_ms"] for e in events if e.get("event") == "frame"]
     shown = [e["t_ms"] for e in events
              if e.get("event") == "notification" and e.get("action") in ("shown", "updated")]
