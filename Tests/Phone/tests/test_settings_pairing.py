@@ -371,6 +371,22 @@ class SettingsTestCase(SimulatorTestCase):
 class SettingsPairingTests(SettingsTestCase):
     phone_settings = {'apple_services': 'after_bonding'}
 
+    async def test_waiting_for_a_name_sees_a_listed_accessory_change_its_name(self) -> None:
+        # An accessory that takes turns between two advertisements (the head unit's
+        # Settings and NotifBridge ones) is listed under one name, then the other:
+        # waiting for the second name ends when the row changes, not at the timeout.
+        await self.head_unit.advertise(rotate=False)
+        listed = await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        self.assertEqual([a['name'] for a in listed['accessories']], [NAME])
+        other = 'HU-Other NotifBdg'
+        response = bytes([1 + len(other), 0x09]) + other.encode()
+        await self.head_unit.device.send_sync_command(hci.HCI_LE_Set_Scan_Response_Data_Command(
+            scan_response_data=response))
+        started = asyncio.get_running_loop().time()
+        listed = await self.command(cmd='list_accessories', phone='anna', wait=5, name=other)
+        self.assertEqual([a['name'] for a in listed['accessories']], [other])
+        self.assertLess(asyncio.get_running_loop().time() - started, 2.0, 'waited for the timeout, not the name')
+
     async def test_settings_pairing_as_ios(self) -> None:
         connection, mark = await self.pair_from_settings()
         connected = self.sim.find_event('connected', mark, phone='anna')

@@ -70,6 +70,7 @@ class SettingsBluetooth:
         self._connecting = False
         self._securing: set[int] = set()
         self._retry_at: dict[str, float] = {}
+        # Set when an accessory is found or its row changes (`open_settings` waits on it).
         self._found = asyncio.Event()
         # Scanning is switched from several tasks (links coming and going, Settings).
         self._scan_lock = asyncio.Lock()
@@ -148,9 +149,15 @@ class SettingsBluetooth:
             self.emit('accessory_found', **self.describe(accessory))
             self._found.set()
         else:
+            before = (accessory.name, accessory.ancs, accessory.hid)
             accessory.address = _text(address)
             accessory.public = address.address_type == hci.Address.PUBLIC_DEVICE_ADDRESS
             accessory.update(heard, advertisement.rssi)
+            if (accessory.name, accessory.ancs, accessory.hid) != before:
+                # A row of the list changed (an accessory that takes turns
+                # between two advertisements changes its name): whoever waits
+                # for a name looks again.
+                self._found.set()
         if identity in self.bonded and not self.connection_to(identity) and not self._connecting:
             self.phone.spawn(self._reconnect(identity, address))
 
