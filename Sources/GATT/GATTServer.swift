@@ -91,6 +91,14 @@ public struct GATTServer {
     public mutating func respond(to bytes: [UInt8], mtu: Int) -> [UInt8]? {
         guard let first = bytes.first else { return nil }
         let op = AttributeOpcode(first)
+        // ATT_MTU bounds every PDU, both ways (Core Vol 3 Part F 3.2.8). A
+        // request over it is refused whole: answering it could overflow our
+        // own response, as the Prepare Write Response echoes the value.
+        if bytes.count > mtu {
+            Log.info("gatt", "\(op) of \(bytes.count) bytes over the ATT_MTU of \(mtu)\(op.isCommand ? " ignored" : ": answering Invalid PDU")")
+            if op.isCommand { return nil }
+            return ATTPDU.errorResponse(request: op, handle: .invalid, error: .invalidPDU).encode()
+        }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.decode(bytes)

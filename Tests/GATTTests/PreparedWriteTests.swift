@@ -87,6 +87,22 @@ import BluetoothCore
         #expect(refused)
     }
 
+    /// Found by fuzzing: a 27-byte Prepare Write at the default ATT_MTU of 23
+    /// was echoed whole, 27 bytes over a 23-byte MTU.
+    @Test func requestsOverTheMTUAreRefusedAndNeverEchoed() {
+        let t = harness()
+        let part = String(repeating: "aa", count: 22)
+        #expect(t.bearer.mtu == 23)
+        #expect(t.ask("16 0300 0000 " + part) == h("01 16 0000 04"))
+        #expect(t.ask("12 0300 " + part) == h("01 12 0000 04"))
+        #expect(t.ask("52 0300 " + part) == nil, "a command is not answered")
+        #expect(t.ask("18 01") == h("19"))
+        #expect(writes(t).isEmpty, "nothing over the MTU is queued or written")
+        // At the MTU exactly, the part is prepared and echoed.
+        let fits = String(repeating: "bb", count: 18)
+        #expect(t.ask("16 0300 0000 " + fits) == h("17 0300 0000 " + fits))
+    }
+
     @Test func permissionsAreCheckedWhenPreparing() {
         let t = harness()
         #expect(t.ask("16 0500 0000 41") == h("01 16 0500 03"))
