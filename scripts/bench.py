@@ -496,6 +496,14 @@ PROFILE = [
     "overstate the kernel. By system call, inclusive: poll (going to sleep and being woken), the HCI writes "
     "(the loopback TCP delivery to the simulator and its wake-up run in the head unit's time), the reads, the "
     "event-log append (0.8 µs when nothing else runs, several when cold).",
+    "The machine moves this figure more than the head unit does. The same build (161,400 instructions per "
+    "notification, 2.8–3.2 wake-ups) used 95–107 µs per notification on a two-core AMD EPYC virtual machine "
+    "(2026-11-24) and 225–316 µs on a two-core Intel Xeon one (2026-11-26), whose syscall floor is lower (23.6 µs) "
+    "but on which the warm pipeline is 1.6× slower and switching between processes costs far more: under "
+    "`perf record -F 5000 -g` over 1,000 notifications there, 20% of the head unit's samples are the switch back "
+    "from poll (finish_task_switch) and 14% the wake-up of the simulator that each HCI write queues data for "
+    "(sock_def_readable from tcp_data_queue), the hypervisor's price for two processes talking over loopback; the "
+    "head unit's code is the same thin spread as on the first machine.",
 ]
 
 OPTIMIZATIONS = [
