@@ -38,11 +38,9 @@ public enum ANCSEvent: Equatable {
     case notificationRemoved(ANCSNotification)
     /// The app-name cache learned a name: persist `ANCSClient.appNames`.
     case appNameLearned(AppIdentifier, String)
-    /// The phone refuses ANCS to this head unit: on the iPhone, "Share
-    /// System Notifications" is off for it (Write Not Permitted), or the
-    /// user has not allowed sharing yet (Insufficient Authorization).
-    /// Worth a hint on screen.
-    case sharingDisabled
+    /// The phone refuses ANCS to this head unit, for the reason given:
+    /// worth a hint on screen. Reported again when the reason changes.
+    case sharingDisabled(SharingRefusal)
     /// After `sharingDisabled`, the phone answered normally again.
     case sharingRestored
     /// PerformNotificationAction ended (the phone accepted it, or not).

@@ -156,7 +156,7 @@ extension ANCSClient {
     func controlPointAnswered() {
         lastAnswer = now
         if isSharingDisabled {
-            isSharingDisabled = false
+            sharingRefusal = nil
             Log.info("ancs", "the phone shares notifications again")
             emit(.event(.sharingRestored))
         }
@@ -251,8 +251,8 @@ extension ANCSClient {
             securityRequired(code)
             return
         }
-        if ANCSErrorCode.meansSharingDisabled(code) {
-            reportSharingDisabled()
+        if let refusal = ANCSErrorCode.sharingRefusal(code) {
+            reportSharingDisabled(refusal)
             if request == .probe {
                 // Re-subscribing does not help: only the user can switch it on.
                 lastAnswer = now

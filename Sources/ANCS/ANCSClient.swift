@@ -37,8 +37,10 @@ public final class ANCSClient {
     /// Notification Source silent for `silenceThresholdMilliseconds` is then
     /// re-subscribed. PreExisting replays do not end the silence.
     public private(set) var notificationsExpected = false
-    /// The phone answered a Control Point write with a "not allowed" error.
-    public internal(set) var isSharingDisabled = false
+    /// Why the phone last refused the head unit notifications, until it
+    /// answers normally again.
+    public internal(set) var sharingRefusal: SharingRefusal?
+    public var isSharingDisabled: Bool { sharingRefusal != nil }
 
     enum Phase: Equatable {
         /// Not started yet, or the link is gone.
@@ -219,7 +221,7 @@ public final class ANCSClient {
             var retry = configuration.subscribeRetryMilliseconds
             if case .attError(let code) = result {
                 Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
-                if ANCSErrorCode.meansSharingDisabled(code) { reportSharingDisabled() }
+                if let refusal = ANCSErrorCode.sharingRefusal(code) { reportSharingDisabled(refusal) }
                 if ANCSErrorCode.meansSecurityRequired(code) { emit(.event(.securityRequired)) }
                 if code == ANCSErrorCode.insufficientAuthorization { retry = configuration.authorizationRetryMilliseconds }
             } else {
@@ -439,11 +441,16 @@ public final class ANCSClient {
         phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
     }
 
-    func reportSharingDisabled() {
-        guard !isSharingDisabled else { return }
-        isSharingDisabled = true
-        Log.warning("ancs", "the phone refuses notifications to this head unit: \"Share System Notifications\" is off")
-        emit(.event(.sharingDisabled))
+    func reportSharingDisabled(_ refusal: SharingRefusal) {
+        guard sharingRefusal != refusal else { return }
+        sharingRefusal = refusal
+        switch refusal {
+        case .notAllowed:
+            Log.warning("ancs", "the phone refuses notifications to this head unit: not allowed on the iPhone (yet)")
+        case .switchedOff:
+            Log.warning("ancs", "the phone refuses notifications to this head unit: \"Share System Notifications\" is off")
+        }
+        emit(.event(.sharingDisabled(refusal)))
     }
 
     // MARK: - Notification Source events

@@ -20,13 +20,18 @@ public enum ANCSErrorCode {
     static let insufficientAuthorization: UInt8 = 0x08
     static let insufficientEncryption: UInt8 = 0x0F
 
-    /// Errors meaning "this head unit may not read notifications": on an
-    /// encrypted, bonded link iOS answers so when the user has switched off
-    /// "Share System Notifications" for the head unit (Write Not Permitted),
-    /// or has not allowed notification sharing yet (Insufficient
-    /// Authorization). Only the user can change that.
-    public static func meansSharingDisabled(_ code: UInt8) -> Bool {
-        code == writeNotPermitted || code == insufficientAuthorization
+    /// Why an error means "this head unit may not read notifications", if
+    /// it does: on an encrypted, bonded link iOS answers so when the user has
+    /// not allowed notifications for the accessory (Insufficient
+    /// Authorization: its "Allow … to receive your notifications?" is still
+    /// open, or was declined) or has switched "Share System Notifications"
+    /// off for it (Write Not Permitted). Only the user can change that.
+    public static func sharingRefusal(_ code: UInt8) -> SharingRefusal? {
+        switch code {
+        case insufficientAuthorization: return .notAllowed
+        case writeNotPermitted: return .switchedOff
+        default: return nil
+        }
     }
 
     /// Errors saying the phone does not take this link as secure: not
@@ -51,4 +56,15 @@ public enum ANCSErrorCode {
         default: return "ATT error 0x" + hex(code, digits: 2)
         }
     }
+}
+
+/// What the driver has to do on the iPhone for the head unit to get
+/// notifications: the two ways iOS says it will not share them.
+public enum SharingRefusal: Equatable {
+    /// Not allowed (yet): answer iOS's "Allow … to receive your
+    /// notifications?" with Allow (Insufficient Authorization, 0x08).
+    case notAllowed
+    /// "Share System Notifications" is off for this head unit in the
+    /// iPhone's Bluetooth settings (Write Not Permitted, 0x03).
+    case switchedOff
 }

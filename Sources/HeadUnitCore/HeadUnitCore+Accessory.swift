@@ -157,9 +157,8 @@ extension HeadUnitCore {
         link.heldBond = false
         if let server = link.server { deleteBond(server) }
         link.server = nil
-        hint = ScreenTextKey.hintPhoneForgot.english
         Log.warning("accessory", "the iPhone pairs again: it forgot this head unit; its old bond is deleted")
-        emit(.error(what: "bond", detail: hint ?? ""))
+        showHint(.hintPhoneForgot, what: "bond")
         openPairingWindow(now: now, why: "the phone forgot this head unit")
     }
 
@@ -173,7 +172,7 @@ extension HeadUnitCore {
             l2cap.requestConnectionParameters(.default, on: link.handle, now: now)
             accessory?.pairingUntil = nil
             if settings.findsNavigationNotifierPhones { pairing.standBy(now: now) }
-            if hint == ScreenTextKey.hintPhoneForgot.english { hint = nil }
+            if hint == .hintPhoneForgot { hint = nil }
         } else if accessory != nil {
             accessory?.standingBy = true
         }

@@ -48,11 +48,17 @@ extension HeadUnitCore {
 
     private func ancsEvent(_ event: ANCSEvent, on s: AppleServices, now: Instant) {
         switch event {
-        case .sharingDisabled:
-            hint = "Share System Notifications is off on the iPhone"
-            emit(.error(what: "ancs", detail: "notifications not shared with this head unit"))
+        case .sharingDisabled(let refusal):
+            switch refusal {
+            case .notAllowed:
+                hint = .hintAllowNotifications
+                emit(.error(what: "ancs", detail: "notifications not allowed for this head unit on the iPhone"))
+            case .switchedOff:
+                hint = .hintSharingOff
+                emit(.error(what: "ancs", detail: "notifications not shared with this head unit"))
+            }
         case .sharingRestored:
-            if hint == "Share System Notifications is off on the iPhone" { hint = nil }
+            if hint == .hintAllowNotifications || hint == .hintSharingOff { hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
         case .securityRequired:

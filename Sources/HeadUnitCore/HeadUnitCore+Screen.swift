@@ -42,7 +42,7 @@ extension HeadUnitCore {
     private func phoneOnScreen(_ locale: ScreenLocale) -> (PairingState, [ScreenAction], String?) {
         var state = pairing.state
         var actions = ScreenModel.defaultActions(for: state)
-        var shownHint = hint
+        var shownHint = hint.map { locale.text($0) }
         guard let accessory, !accessory.standingBy else { return (state, actions, shownHint) }
         if accessoryPhone != nil {
             return (.connected(server: "iPhone"), [], shownHint)

@@ -110,8 +110,7 @@ extension HeadUnitCore {
                 // use: drop it; the pairing routine reconnects.
                 host.disconnect(handle, reason: .authenticationFailure)
             case .tooManyAttempts:
-                hint = "Remove the pairing on the iPhone and on the head unit, then pair again"
-                emit(.error(what: "pairing", detail: hint ?? ""))
+                showHint(.hintPairAgain, what: "pairing")
             case .local, .remote, .encryption:
                 // Try again; the attempt limiter spaces the retries out and
                 // gives up after repeated failures.
@@ -120,8 +119,13 @@ extension HeadUnitCore {
         case .staleBond:
             Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
             if let server { deleteBond(server) }
-            hint = ScreenTextKey.hintPhoneForgot.english
-            emit(.error(what: "bond", detail: hint ?? ""))
+            showHint(.hintPhoneForgot, what: "bond")
         }
+    }
+
+    /// A hint for the driver, told as an `error` event too.
+    func showHint(_ key: ScreenTextKey, what: String) {
+        hint = key
+        emit(.error(what: what, detail: key.english))
     }
 }

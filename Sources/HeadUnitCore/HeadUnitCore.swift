@@ -8,6 +8,7 @@ import L2CAP
 import Notifications
 import NavigationNotifier
 import NotifBridge
+import Screens
 import SMP
 
 /// The head unit without its I/O: the HCI host, L2CAP, one `PhoneLink` per
@@ -57,8 +58,9 @@ public final class HeadUnitCore {
     private var repump = false
     let startedAt: Instant
 
-    /// One line for the driver about something to do on the phone.
-    public internal(set) var hint: String?
+    /// One line for the driver about something to do on the phone, in the
+    /// screen's language when drawn, in English in the `error` event.
+    public internal(set) var hint: ScreenTextKey?
     public internal(set) var nowPlaying: NowPlayingState?
     /// The passkey on screen while the phone waits for it.
     public internal(set) var passkeyShown: String?

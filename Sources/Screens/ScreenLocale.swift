@@ -38,16 +38,6 @@ public struct ScreenLocale: Equatable {
         ScreenLocale.fill(text(key), name)
     }
 
-    /// A sentence the app wrote in English (a hint), in the screen's
-    /// language when it is one of the head unit's own; else as it is.
-    public func translate(_ english: String) -> String {
-        guard language != .english else { return english }
-        for key in [ScreenTextKey.hintSharingOff, .hintPairAgain, .hintPhoneForgot] where key.english == english {
-            return text(key)
-        }
-        return english
-    }
-
     /// The words for the pairing state (docs/PROTOCOL.md §1 in English).
     public func state(_ s: PairingState) -> String {
         guard language != .english else { return s.text }

@@ -389,7 +389,7 @@ private final class RegionPainter {
         let r = Float(px(7))
         canvas.fillCircle(center: PointF(Float(box.x + px(22)), Float(box.midY)), radius: r, theme.warn)
         let tx = box.x + px(40)
-        centredLine("hint", model.locale.translate(hint), in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
+        centredLine("hint", hint, in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
                     size: px(20), weight: .regular, color: theme.text)
     }
 
@@ -403,7 +403,7 @@ private final class RegionPainter {
                  TextStyle(size: px(34), weight: .bold, color: theme.text, alignment: .center))
         }
         if let hint = model.hint, !layout.idleHint.isEmpty {
-            text("hint", model.locale.translate(hint), in: layout.idleHint,
+            text("hint", hint, in: layout.idleHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         }
         for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
@@ -452,7 +452,7 @@ private final class RegionPainter {
         let r2 = fonts.draw(second, x: x, baseline: baseline, size: size, weight: .bold, color: theme.text, on: canvas)
         record("passkey", key, box, r1.ink.union(r2.ink))
         if let hint = model.hint {
-            text("hint", model.locale.translate(hint), in: layout.pairingHint,
+            text("hint", hint, in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         } else if let name = model.pairing.server {
             text("hint", model.locale.text(.pairingWith, name), in: layout.pairingHint,

@@ -263,7 +263,7 @@ import Testing
         #expect(h.written(.attError(0xA0)) == [h.write(H.identify(2))])
         #expect(h.written(.attError(0xA1)) == [h.write(H.identify(3))])
         #expect(h.written(.attError(0xA3)) == [h.write(H.identify(4))])
-        #expect(!h.events.contains(.sharingDisabled))
+        #expect(!h.events.contains(.sharingDisabled(.switchedOff)) && !h.events.contains(.sharingDisabled(.notAllowed)))
         // The failed ones stay (unidentified) and are tried again on their next change.
         #expect(h.client.notifications.count == 5)
     }
@@ -291,7 +291,7 @@ import Testing
         h.startSession()
         _ = h.advance(milliseconds: h.client.configuration.probeIntervalMilliseconds)
         #expect(h.written(.attError(code)) == [.event(.securityRequired), .event(.sessionEnded)])
-        #expect(!h.events.contains(.sharingDisabled))
+        #expect(!h.events.contains(.sharingDisabled(.switchedOff)) && !h.events.contains(.sharingDisabled(.notAllowed)))
     }
 
     @Test(arguments: [UInt8(0x05), 0x0F])
@@ -305,19 +305,31 @@ import Testing
         #expect(!h.client.isSharingDisabled)
     }
 
-    @Test(arguments: [UInt8(0x03), 0x08])
-    func notAllowedOnTheControlPointMeansSharingIsOff(code: UInt8) {
+    @Test(arguments: [(UInt8(0x03), SharingRefusal.switchedOff), (0x08, .notAllowed)])
+    func notAllowedOnTheControlPointMeansSharingIsOff(code: UInt8, refusal: SharingRefusal) {
         let h = H()
         h.startSession()
         _ = h.source(Phone.notificationSource(.added, category: .location, uid: 1))
         _ = h.source(Phone.notificationSource(.added, category: .location, uid: 2))
-        #expect(h.written(.attError(code)) == [.event(.sharingDisabled), h.write(H.identify(2))])
-        #expect(h.client.isSharingDisabled)
+        #expect(h.written(.attError(code)) == [.event(.sharingDisabled(refusal)), h.write(H.identify(2))])
+        #expect(h.client.sharingRefusal == refusal)
         // Said once, not for every refused write.
         #expect(h.written(.attError(code)).isEmpty)
         // The user switches it on: the next write is accepted.
         _ = h.source(Phone.notificationSource(.modified, category: .location, uid: 2))
         #expect(h.written() == [.event(.sharingRestored)])
+    }
+
+    /// The driver taps Don't Allow, then switches sharing off in Settings
+    /// (or the other way round): each new reason is said once.
+    @Test func aNewReasonForRefusingIsSaidAgain() {
+        let h = H()
+        h.startSession()
+        for uid: UInt32 in 1...3 { _ = h.source(Phone.notificationSource(.added, category: .location, uid: uid)) }
+        #expect(h.written(.attError(0x08)).first == .event(.sharingDisabled(.notAllowed)))
+        #expect(h.written(.attError(0x03)).first == .event(.sharingDisabled(.switchedOff)))
+        #expect(h.written(.attError(0x03)).isEmpty)
+        #expect(h.client.sharingRefusal == .switchedOff)
     }
 
     @Test func refusedSubscriptionIsRetried() {
@@ -329,7 +341,7 @@ import Testing
         h.client.subscribeCompleted(.dataSource, .done, now: h.now)
         h.drain()
         h.client.subscribeCompleted(.notificationSource, .attError(0x03), now: h.now)
-        #expect(h.drain() == [.event(.sharingDisabled)])
+        #expect(h.drain() == [.event(.sharingDisabled(.switchedOff))])
         #expect(h.advance(milliseconds: 2000) == [.discover(h.handle)])
     }
 
@@ -345,7 +357,7 @@ import Testing
         h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
         h.drain()
         h.client.subscribeCompleted(.dataSource, .attError(0x08), now: h.now)
-        #expect(h.drain() == [.event(.sharingDisabled)])
+        #expect(h.drain() == [.event(.sharingDisabled(.notAllowed))])
         #expect(h.advance(milliseconds: 2_999).isEmpty)
         #expect(h.advance(milliseconds: 1) == [.discover(h.handle)])
         // Write Not Permitted is the user's switch: the long wait stands.

@@ -48,4 +48,29 @@ import Testing
         #expect(rig.shownNotifications == ["In 50 m"])
         #expect(rig.core.hint == nil)
     }
+
+    /// 0x08 Insufficient Authorization: iOS's "Allow … to receive your
+    /// notifications?" is open (or was declined). The hint says what to do,
+    /// which is not what "Share System Notifications is off" says, and goes
+    /// once the phone shares.
+    @Test func notificationsNotAllowedYetAskTheDriverToAllowThem() throws {
+        let phone = ScriptedPhone(publishesANCSAfterBonding: false)
+        phone.ancsErrorBeforeBonding = 0x08
+        let (rig, _) = try pairingRig(phone: phone)
+        rig.phoneBondsOnEncryption = false
+        rig.start()
+        #expect(!rig.phone.isSubscribed(rig.phone.handles.dataSource))
+        #expect(rig.core.hint == .hintAllowNotifications)
+        #expect(rig.screen().hint == "Allow notifications for this head unit on the iPhone")
+        #expect(rig.errors.contains("ancs: notifications not allowed for this head unit on the iPhone"))
+        #expect(rig.sent(0x01) == 1, "not a security problem: no pairing again")
+
+        rig.phone.bondingCompleted()  // the driver taps Allow
+        rig.advance(milliseconds: 3_100)
+        #expect(rig.phone.isSubscribed(rig.phone.handles.dataSource))
+        rig.phoneSends(rig.phone.post(3, .init(app: "com.google.Maps", title: "In 50 m", message: "Turn left")))
+        #expect(rig.shownNotifications == ["In 50 m"])
+        #expect(rig.core.hint == nil)
+        #expect(rig.screen().hint == nil)
+    }
 }

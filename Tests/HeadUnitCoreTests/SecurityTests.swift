@@ -66,7 +66,7 @@ import Testing
         rig.start()
         #expect(rig.writes.contains(.deleteBond(server: "Anna-iPhone-7F3A")))
         #expect(rig.errors.contains("bond: Phone forgot this head unit: pair again"))
-        #expect(rig.core.hint == "Phone forgot this head unit: pair again")
+        #expect(rig.core.hint == .hintPhoneForgot)
         rig.console("bonds")
         #expect(rig.takeConsoleLines().contains("no bonds"))
     }

@@ -84,7 +84,7 @@ import Testing
         // open a while: the head unit is refused until the driver says yes.
         #expect(phone.waitFor("notification_prompt", timeout: 30) { $0["state"] as? String == "pending" } != nil)
         let refused = unit.waitFor("error", timeout: 30) { $0["what"] as? String == "ancs" }
-        #expect(refused?["detail"] as? String == "notifications not shared with this head unit")
+        #expect(refused?["detail"] as? String == "notifications not allowed for this head unit on the iPhone")
         let answered = Date()
         let allowed = try phone.command("allow_notifications", ["phone": "anna"])
         #expect(allowed["ok"] as? Bool == true, "\(allowed)")

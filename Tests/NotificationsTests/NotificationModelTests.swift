@@ -159,7 +159,7 @@ import Testing
     @Test func otherEventsAreIgnored() {
         let m = NotificationModel()
         m.handle(.sessionStarted)
-        m.handle(.sharingDisabled)
+        m.handle(.sharingDisabled(.switchedOff))
         m.handle(.appNameLearned(AppIdentifier("a"), "A"))
         #expect(drain(m).isEmpty)
     }

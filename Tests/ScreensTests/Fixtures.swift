@@ -101,11 +101,12 @@ enum Fixtures {
     /// The head unit's own words in German, a 12-hour clock and metric
     /// units (the phone said 0.5 mi); the instruction in German.
     static func cardsGerman() -> ScreenModel {
-        ScreenModel(pairing: .connected(server: phone), clock: "9:41 PM",
-                    hint: "Share System Notifications is off on the iPhone",
-                    navigation: NavigationInstruction(title: "In 0.5 mi", message: "Im Kreisverkehr die 3. Ausfahrt nehmen auf B27",
-                                                      app: "com.google.Maps"),
-                    theme: .night, locale: ScreenLocale(language: .german, clock: .hours12, units: .metric))
+        let german = ScreenLocale(language: .german, clock: .hours12, units: .metric)
+        return ScreenModel(pairing: .connected(server: phone), clock: "9:41 PM",
+                           hint: german.text(.hintSharingOff),
+                           navigation: NavigationInstruction(title: "In 0.5 mi", message: "Im Kreisverkehr die 3. Ausfahrt nehmen auf B27",
+                                                             app: "com.google.Maps"),
+                           theme: .night, locale: german)
     }
 
     static func idleRememberedGerman() -> ScreenModel {

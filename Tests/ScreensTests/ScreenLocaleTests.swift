@@ -40,16 +40,14 @@ import NavigationNotifier
         for a: ScreenAction in [.discover, .connect, .disconnect, .unpair] {
             #expect(en.label(a, for: .remembered(server: "Anna")) == a.label(for: .remembered(server: "Anna")))
         }
-        #expect(en.translate("Share System Notifications is off on the iPhone") == "Share System Notifications is off on the iPhone")
+        #expect(en.text(.hintSharingOff) == "Share System Notifications is off on the iPhone")
     }
 
     @Test func otherLanguages() {
         let de = ScreenLocale(language: .german)
         #expect(de.state(.remembered(server: "Annas iPhone")) == "Mit Annas iPhone verbinden")
         #expect(de.label(.connect, for: .remembered(server: "Anna")) == de.state(.remembered(server: "Anna")))
-        #expect(de.translate("Phone forgot this head unit: pair again") == "Das Telefon hat dieses Gerät vergessen: neu koppeln")
-        // A hint the head unit does not know is shown as it is.
-        #expect(de.translate("Open the Server app on the iPhone") == "Open the Server app on the iPhone")
+        #expect(de.text(.hintPhoneForgot) == "Das Telefon hat dieses Gerät vergessen: neu koppeln")
         let ja = ScreenLocale(language: .japanese)
         #expect(ja.state(.connected(server: "花子のiPhone")) == "サーバーに接続済み: 花子のiPhone")
         #expect(ja.label(.roundabout) == "ロータリー")

@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "أدخل مفتاح المرور هذا على iPhone",
         .pairingWith: "جارٍ الاقتران مع %s",
         .hintSharingOff: "«مشاركة إشعارات النظام» متوقفة على iPhone",
+        .hintAllowNotifications: "اسمح بالإشعارات لوحدة السيارة هذه على iPhone",
         .hintPairAgain: "احذف الاقتران على iPhone وعلى وحدة السيارة، ثم أعد الاقتران",
         .hintPhoneForgot: "نسي الهاتف وحدة السيارة هذه: أعد الاقتران",
         .pairPhone: "إقران iPhone جديد",

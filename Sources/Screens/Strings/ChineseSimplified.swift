@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "请在 iPhone 上输入此配对码",
         .pairingWith: "正在与 %s 配对",
         .hintSharingOff: "iPhone 上的“共享系统通知”已关闭",
+        .hintAllowNotifications: "请在 iPhone 上允许此车机接收通知",
         .hintPairAgain: "请在 iPhone 和车机上删除配对，然后重新配对",
         .hintPhoneForgot: "手机已忘记此车机：请重新配对",
         .pairPhone: "配对新的 iPhone",

@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "請在 iPhone 上輸入此配對碼",
         .pairingWith: "正在與 %s 配對",
         .hintSharingOff: "iPhone 上的「分享系統通知」已關閉",
+        .hintAllowNotifications: "請在 iPhone 上允許此車機接收通知",
         .hintPairAgain: "請在 iPhone 和車機上移除配對，然後重新配對",
         .hintPhoneForgot: "手機已忘記此車機：請重新配對",
         .pairPhone: "配對新的 iPhone",

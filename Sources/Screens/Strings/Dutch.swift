@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Voer deze code in op de iPhone",
         .pairingWith: "Koppelen met %s",
         .hintSharingOff: "'Deel systeemmeldingen' staat uit op de iPhone",
+        .hintAllowNotifications: "Sta meldingen voor deze autoradio toe op de iPhone",
         .hintPairAgain: "Verwijder de koppeling op de iPhone en op de autoradio en koppel opnieuw",
         .hintPhoneForgot: "De telefoon is deze autoradio vergeten: koppel opnieuw",
         .pairPhone: "Nieuwe iPhone koppelen",

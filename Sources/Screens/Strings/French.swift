@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Saisissez ce code sur l'iPhone",
         .pairingWith: "Jumelage avec %s",
         .hintSharingOff: "« Partager les notifications système » est désactivé sur l'iPhone",
+        .hintAllowNotifications: "Autorisez les notifications pour cet autoradio sur l'iPhone",
         .hintPairAgain: "Supprimez le jumelage sur l'iPhone et sur l'autoradio, puis jumelez à nouveau",
         .hintPhoneForgot: "Le téléphone a oublié cet autoradio : jumelez à nouveau",
         .pairPhone: "Jumeler un nouvel iPhone",

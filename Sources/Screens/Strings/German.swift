@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Diesen Code auf dem iPhone eingeben",
         .pairingWith: "Kopplung mit %s",
         .hintSharingOff: "„Systemmitteilungen teilen“ ist auf dem iPhone aus",
+        .hintAllowNotifications: "Mitteilungen für dieses Gerät auf dem iPhone erlauben",
         .hintPairAgain: "Kopplung auf dem iPhone und am Gerät entfernen, dann neu koppeln",
         .hintPhoneForgot: "Das Telefon hat dieses Gerät vergessen: neu koppeln",
         .pairPhone: "Neues iPhone koppeln",

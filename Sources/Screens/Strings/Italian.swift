@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Inserisci questo codice sull'iPhone",
         .pairingWith: "Abbinamento con %s",
         .hintSharingOff: "«Condividi notifiche di sistema» è disattivato sull'iPhone",
+        .hintAllowNotifications: "Consenti le notifiche per questa autoradio sull'iPhone",
         .hintPairAgain: "Rimuovi l'abbinamento sull'iPhone e sull'autoradio, poi abbina di nuovo",
         .hintPhoneForgot: "Il telefono ha dimenticato questa autoradio: abbina di nuovo",
         .pairPhone: "Abbina un nuovo iPhone",

@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "このパスキーをiPhoneに入力してください",
         .pairingWith: "%sとペアリング中",
         .hintSharingOff: "iPhoneで「システム通知を共有」がオフです",
+        .hintAllowNotifications: "iPhoneでこのヘッドユニットへの通知を許可してください",
         .hintPairAgain: "iPhoneとヘッドユニットの両方でペアリングを削除してから、もう一度ペアリングしてください",
         .hintPhoneForgot: "電話がこのヘッドユニットを削除しました: もう一度ペアリングしてください",
         .pairPhone: "新しい iPhone をペアリング",

@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Wpisz ten kod na iPhonie",
         .pairingWith: "Parowanie z %s",
         .hintSharingOff: "„Udostępniaj powiadomienia systemowe” jest wyłączone na iPhonie",
+        .hintAllowNotifications: "Zezwól na powiadomienia dla tego radia na iPhonie",
         .hintPairAgain: "Usuń parowanie na iPhonie i w radiu, a potem sparuj ponownie",
         .hintPhoneForgot: "Telefon zapomniał to radio: sparuj ponownie",
         .pairPhone: "Sparuj nowy iPhone",

@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Digite esta chave no iPhone",
         .pairingWith: "Emparelhando com %s",
         .hintSharingOff: "\"Compartilhar Notificações do Sistema\" está desativado no iPhone",
+        .hintAllowNotifications: "Permita as notificações para esta central no iPhone",
         .hintPairAgain: "Remova o emparelhamento no iPhone e na central, depois emparelhe de novo",
         .hintPhoneForgot: "O telefone esqueceu esta central: emparelhe de novo",
         .pairPhone: "Emparelhar um novo iPhone",

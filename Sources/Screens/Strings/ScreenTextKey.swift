@@ -7,9 +7,9 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     case disconnect, unpair, server
     case noRoute, startRoute, nothingPlaying, unknownTitle
     case enterPasskey, pairingWith
-    /// The hints of the status strip; the app sets them in English, which
-    /// is also what the `error` event says.
-    case hintSharingOff, hintPairAgain, hintPhoneForgot
+    /// The hints of the status strip; the English one is also what the
+    /// `error` event says.
+    case hintAllowNotifications, hintSharingOff, hintPairAgain, hintPhoneForgot
     case pairPhone, hintSettingsPairing
     /// The maneuver's name, shown when an instruction has no distance.
     case turnLeft, turnRight, keepLeft, keepRight, sharpLeft, sharpRight, uTurn, roundabout, straightOn, merge
@@ -34,6 +34,7 @@ public enum ScreenTextKey: CaseIterable, Hashable {
         case .unknownTitle: return "Unknown title"
         case .enterPasskey: return "Enter this passkey on the iPhone"
         case .pairingWith: return "Pairing with %s"
+        case .hintAllowNotifications: return "Allow notifications for this head unit on the iPhone"
         case .hintSharingOff: return "Share System Notifications is off on the iPhone"
         case .hintPairAgain: return "Remove the pairing on the iPhone and on the head unit, then pair again"
         case .hintPhoneForgot: return "Phone forgot this head unit: pair again"

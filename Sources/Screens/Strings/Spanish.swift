@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Introduce esta clave en el iPhone",
         .pairingWith: "Vinculando con %s",
         .hintSharingOff: "«Compartir notificaciones del sistema» está desactivado en el iPhone",
+        .hintAllowNotifications: "Permite las notificaciones para esta unidad en el iPhone",
         .hintPairAgain: "Elimina la vinculación en el iPhone y en la unidad, y vuelve a vincular",
         .hintPhoneForgot: "El teléfono olvidó esta unidad: vuelve a vincular",
         .pairPhone: "Vincular un iPhone nuevo",

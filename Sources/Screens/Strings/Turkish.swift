@@ -16,6 +16,7 @@ extension ScreenStrings {
         .enterPasskey: "Bu kodu iPhone'a girin",
         .pairingWith: "%s ile eşleniyor",
         .hintSharingOff: "iPhone'da \"Sistem Bildirimlerini Paylaş\" kapalı",
+        .hintAllowNotifications: "iPhone'da bu ünite için bildirimlere izin verin",
         .hintPairAgain: "Eşlemeyi iPhone'da ve araç ünitesinde kaldırın, sonra yeniden eşleyin",
         .hintPhoneForgot: "Telefon bu üniteyi unuttu: yeniden eşleyin",
         .pairPhone: "Yeni iPhone eşle",
