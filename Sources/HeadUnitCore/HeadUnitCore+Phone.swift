@@ -21,6 +21,9 @@ extension HeadUnitCore {
             self.phoneClock = phoneClock
             self.pump()
         }
+        if link.role == .peripheral {
+            link.readDeviceName { [unowned(unsafe) self] in self.pump() }
+        }
         link.watchServiceChanged()
     }
 

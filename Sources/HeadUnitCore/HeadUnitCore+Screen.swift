@@ -44,8 +44,8 @@ extension HeadUnitCore {
         var actions = ScreenModel.defaultActions(for: state)
         var shownHint = hint.map { locale.text($0) }
         guard let accessory, !accessory.standingBy else { return (state, actions, shownHint) }
-        if accessoryPhone != nil {
-            return (.connected(server: "iPhone"), [], shownHint)
+        if let phone = accessoryPhone {
+            return (.connected(server: phone.deviceName ?? "iPhone"), [], shownHint)
         }
         // The passkey is for an iPhone that tapped us in Settings, not for
         // the remembered phone with the app, whose name the screen would give.

@@ -25,14 +25,19 @@ public final class PhoneLink {
     let navigationNotifier: NavigationNotifierClient
     /// The phone's services this link uses, each found once and forgotten
     /// on Service Changed: ANCS and AMS (run by `appleServices`), Generic
-    /// Attribute (for Service Changed itself) and Current Time.
+    /// Attribute (for Service Changed itself), Current Time and Generic
+    /// Access (the phone's name).
     let ancsService: GATTServiceBinding
     let amsService: GATTServiceBinding
     private let genericAttribute: GATTServiceBinding
     private let currentTime: GATTServiceBinding
+    private let genericAccess: GATTServiceBinding
     private let services: [GATTServiceBinding]
     /// The phone's SERVER NAME once the pairing routine accepted it.
     public internal(set) var server: String?
+    /// Peripheral links: the name the driver gave the iPhone ("Anna's
+    /// iPhone"), read from its Generic Access service once secure.
+    public internal(set) var deviceName: String?
     /// Pairing and encryption, from the moment the phone was accepted.
     var security: SecurityManager?
     /// Peripheral links: when a phone that has neither paired nor encrypted
@@ -61,7 +66,8 @@ public final class PhoneLink {
         amsService = GATTServiceBinding(service: AMSUUIDs.service, bearer: bearer)
         genericAttribute = GATTServiceBinding(service: GATTUUID.genericAttributeService, bearer: bearer)
         currentTime = GATTServiceBinding(service: PhoneClock.service, bearer: bearer)
-        services = [nn, ancsService, amsService, genericAttribute, currentTime]
+        genericAccess = GATTServiceBinding(service: GATTUUID.genericAccessService, bearer: bearer)
+        services = [nn, ancsService, amsService, genericAttribute, currentTime, genericAccess]
         self.clock = clock
     }
 
@@ -121,5 +127,35 @@ public final class PhoneLink {
             Log.info("clock", "time from the phone: \(phoneClock.text(at: clock.now))")
             done(phoneClock)
         }
+    }
+
+    /// Reads the phone's Device Name once per connection, for the screen
+    /// and the console; a phone that gives none stays "iPhone".
+    func readDeviceName(_ done: @escaping () -> Void) {
+        genericAccess.read(GATTUUID.deviceName) { [unowned(unsafe) self] result in
+            guard case .value(let bytes) = result, let name = PhoneLink.displayableName(bytes) else {
+                Log.info("gap", "the phone's name could not be read")
+                return
+            }
+            deviceName = name
+            done()
+        }
+    }
+
+    /// The phone's Device Name as the screen may show it: UTF-8 (bad bytes
+    /// become U+FFFD), no control characters, at most 64 characters, nil
+    /// when nothing is left. It comes from the phone: never trusted whole.
+    static func displayableName(_ bytes: [UInt8]) -> String? {
+        var name = ""
+        var count = 0
+        for scalar in String(decoding: bytes.prefix(248), as: UTF8.self).unicodeScalars {
+            if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) { continue }
+            if count == 64 { break }
+            name.unicodeScalars.append(scalar)
+            count += 1
+        }
+        while name.unicodeScalars.last == " " { name.unicodeScalars.removeLast() }
+        while name.unicodeScalars.first == " " { name.unicodeScalars.removeFirst() }
+        return name.isEmpty ? nil : name
     }
 }

@@ -59,7 +59,9 @@ import Testing
         #expect(phone.receivedIdentityAddress == headUnitIdentity.address)
         #expect(phone.receivedIRK == headUnitIRK)
         #expect(accessoryStates(rig).last == .connected)
-        #expect(rig.screen().pairing == .connected(server: "iPhone"))
+        // Named as the driver named the phone (its Generic Access Device Name).
+        #expect(rig.screen().pairing == .connected(server: ScriptedPhone.deviceName))
+        #expect(rig.core.statusText(now: rig.now, shell: .init(transport: "tcp", stateFiles: "ok", glyphs: nil, watchdog: "none", systemClock: "9:41")).contains(", phone \(ScriptedPhone.deviceName)"))
         // Then the same phone link as ever: ANCS is looked for.
         #expect(rig.commands.filter { $0 == .leLongTermKeyRequestReply }.count == 1)
     }
