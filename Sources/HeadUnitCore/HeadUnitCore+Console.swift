@@ -99,8 +99,7 @@ extension HeadUnitCore {
         var lines: [String] = []
         lines.append("state: \(pairing.state.text)")
         if let accessory {
-            let phone = accessoryPhone.map { ", phone " + ($0.deviceName ?? "unnamed") } ?? ""
-            lines.append("accessory: " + (accessory.reported?.state.rawValue ?? "starting") + " as " + accessory.name + phone)
+            lines.append("accessory: " + (accessory.reported?.state.rawValue ?? "starting") + " as " + accessory.name)
         }
         lines.append("client name: \(pairing.clientName)")
         lines.append("remembered server: \(pairing.rememberedServer ?? "none")")

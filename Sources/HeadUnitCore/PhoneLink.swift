@@ -142,20 +142,21 @@ public final class PhoneLink {
         }
     }
 
-    /// The phone's Device Name as the screen may show it: UTF-8 (bad bytes
-    /// become U+FFFD), no control characters, at most 64 characters, nil
-    /// when nothing is left. It comes from the phone: never trusted whole.
+    /// The phone's Device Name as the screen may show it: no ASCII control
+    /// characters, at most 64 characters, bad UTF-8 as U+FFFD, nil when
+    /// nothing is left. It comes from the phone: never trusted whole.
     static func displayableName(_ bytes: [UInt8]) -> String? {
-        var name = ""
-        var count = 0
-        for scalar in String(decoding: bytes.prefix(248), as: UTF8.self).unicodeScalars {
-            if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) { continue }
-            if count == 64 { break }
-            name.unicodeScalars.append(scalar)
-            count += 1
+        var kept: [UInt8] = []
+        var characters = 0
+        for b in bytes.prefix(248) where b >= 0x20 && b != 0x7F {
+            if b & 0xC0 != 0x80 {  // the first byte of a character
+                if characters == 64 { break }
+                characters += 1
+            }
+            kept.append(b)
         }
-        while name.unicodeScalars.last == " " { name.unicodeScalars.removeLast() }
-        while name.unicodeScalars.first == " " { name.unicodeScalars.removeFirst() }
-        return name.isEmpty ? nil : name
+        while kept.last == 0x20 { kept.removeLast() }
+        guard let start = kept.firstIndex(where: { $0 != 0x20 }) else { return nil }
+        return String(decoding: kept[start...], as: UTF8.self)
     }
 }

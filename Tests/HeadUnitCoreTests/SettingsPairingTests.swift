@@ -61,7 +61,6 @@ import Testing
         #expect(accessoryStates(rig).last == .connected)
         // Named as the driver named the phone (its Generic Access Device Name).
         #expect(rig.screen().pairing == .connected(server: ScriptedPhone.deviceName))
-        #expect(rig.core.statusText(now: rig.now, shell: .init(transport: "tcp", stateFiles: "ok", glyphs: nil, watchdog: "none", systemClock: "9:41")).contains(", phone \(ScriptedPhone.deviceName)"))
         // Then the same phone link as ever: ANCS is looked for.
         #expect(rig.commands.filter { $0 == .leLongTermKeyRequestReply }.count == 1)
     }
