@@ -7,8 +7,8 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     case disconnect, unpair, server
     case noRoute, startRoute, nothingPlaying, unknownTitle
     case enterPasskey, pairingWith
-    /// The hints of the status strip; the English one is also what the
-    /// `error` event says.
+    /// The hints of the status strip (`HeadUnitCore.hint`); for pairing
+    /// and bonds the English is also the `error` event's detail.
     case hintAllowNotifications, hintSharingOff, hintPairAgain, hintPhoneForgot
     case pairPhone, hintSettingsPairing
     /// The maneuver's name, shown when an instruction has no distance.
