@@ -129,12 +129,12 @@ public final class PhoneLink {
         }
     }
 
-    /// Reads the phone's Device Name once per connection, for the screen
-    /// and the console; a phone that gives none stays "iPhone".
+    /// Reads the phone's Device Name once per connection, for the status
+    /// line; a phone that gives none (or nothing printable) stays "iPhone".
     func readDeviceName(_ done: @escaping () -> Void) {
         genericAccess.read(GATTUUID.deviceName) { [unowned(unsafe) self] result in
             guard case .value(let bytes) = result, let name = PhoneLink.displayableName(bytes) else {
-                Log.info("gap", "the phone's name could not be read")
+                Log.info("gap", "the phone gave no name to show")
                 return
             }
             deviceName = name

@@ -43,7 +43,6 @@ public final class ScriptedPhone {
     public let serverName: String
     /// The Device Name of its Generic Access service.
     public static let deviceName = "Anna’s iPhone"
-    private var deviceName: String { ScriptedPhone.deviceName }
     /// UNPAIRED, or the CLIENT NAME of the head unit the phone is paired with.
     public private(set) var pairedClientName: String
     public var notifications: [UInt32: Notification] = [:]
@@ -91,7 +90,7 @@ public final class ScriptedPhone {
                                                    value: [0xEA, 0x07, 11, 22, 8, 15, 30, 7, 0, 0])
         // The name the owner gave the phone (Settings → General → About).
         db.addService(BluetoothUUID(0x1800))
-        db.addCharacteristic(BluetoothUUID(0x2A00), properties: [.read], permissions: [.read], value: Array(deviceName.utf8))
+        db.addCharacteristic(BluetoothUUID(0x2A00), properties: [.read], permissions: [.read], value: Array(ScriptedPhone.deviceName.utf8))
         if withANCS {
             db.addService(ANCSUUIDs.service)
             handles.notificationSource = db.addCharacteristic(ANCSUUIDs.notificationSource, properties: [.notify], permissions: [])
