@@ -51,7 +51,7 @@ import Testing
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         let connected = try #require(phone.waitFor("notifbridge_done", timeout: 40) { $0["cmd"] as? String == "notifbridge_connect" })
         try #require(connected["ok"] as? Bool == true, "connect: \(connected)")
-        #expect((connected["name"] as? String)?.hasSuffix(" NotifBdg") == true, "picked \(connected["name"] ?? "nothing")")
+        #expect((connected["name"] as? String)?.hasPrefix("NotifBdg ") == true, "picked \(connected["name"] ?? "nothing")")
         let rig = Rig(phone: phone, unit: unit, address: try #require(connected["address"] as? String))
         if keyed { try rig.send("notifbridge_keys", ["identifier": "HEAD-UNIT-1"]) }
         return rig
