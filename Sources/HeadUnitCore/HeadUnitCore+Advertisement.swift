@@ -15,13 +15,15 @@ enum HeadUnitName {
 
     /// From the configuration and the persistent client name only, so that
     /// it is the same at every start: `device-name` or `NavigationNotifier
-    /// HU-…`; with NotifBridge on, the picker's marker first and then
-    /// `device-name` or the client name. The marker leads because a
-    /// controller with one advertising set has room for 11 bytes of name
-    /// (`AdvertisingPayload.combined`), and a shortened name is the
-    /// beginning of the complete one: the picker still finds `NotifBdg HU`.
+    /// HU-3F9A21`; with NotifBridge on, the picker's marker first and then
+    /// `device-name` or the client name's digits (`NotifBdg 3F9A21`). The
+    /// marker leads because a controller with one advertising set has room
+    /// for 11 bytes of name (`AdvertisingPayload.combined`) and a shortened
+    /// name is the beginning of the complete one: the picker still finds
+    /// `NotifBdg 3F`, and two head units side by side differ there.
     static func of(deviceName: String?, clientName: String, notifBridge: Bool) -> String {
-        let name = notifBridge ? notifBridgeMarker + " " + (deviceName ?? clientName)
+        let digits = clientName.hasPrefix("HU-") ? String(clientName.dropFirst(3)) : clientName
+        let name = notifBridge ? notifBridgeMarker + " " + (deviceName ?? digits)
                                : deviceName ?? "NavigationNotifier " + clientName
         return AdvertisingPayload.prefix(of: name, maxBytes: maxBytes)
     }

@@ -47,8 +47,8 @@ import Testing
         let rig = try rig(sets: 4)
         #expect(rig.core.host.advertiser.commands == .sets(4))
         #expect(rig.core.host.advertiser.applied.data.count == 2, "the Settings and NotifBridge sets")
-        #expect(namesOnAir(rig) == ["NotifBdg HU-3F9A21", "NotifBdg HU-3F9A21"])
-        #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg HU-3F9A21"])
+        #expect(namesOnAir(rig) == ["NotifBdg 3F9A21", "NotifBdg 3F9A21"])
+        #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg 3F9A21"])
     }
 
     @Test func oneSetOrLegacyAdvertisingCarryTheShortenedNameOnly() throws {
@@ -56,9 +56,9 @@ import Testing
             let rig = try rig(sets: sets)
             #expect(rig.core.host.advertiser.payloads.count == 1)
             // 11 bytes of it: the beginning of the complete name the screen shows.
-            #expect(namesOnAir(rig) == ["NotifBdg HU"])
-            #expect(rig.screen().hint?.hasSuffix("tap NotifBdg HU-3F9A21") == true)
-            #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg HU"])
+            #expect(namesOnAir(rig) == ["NotifBdg 3F"])
+            #expect(rig.screen().hint?.hasSuffix("tap NotifBdg 3F9A21") == true)
+            #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg 3F"])
         }
     }
 
@@ -66,7 +66,7 @@ import Testing
         let first = try rig(sets: 2)
         let second = try rig(sets: 2)
         #expect(namesOnAir(first) == namesOnAir(second))
-        #expect(HeadUnitName.of(deviceName: nil, clientName: "HU-3F9A21", notifBridge: true) == "NotifBdg HU-3F9A21")
+        #expect(HeadUnitName.of(deviceName: nil, clientName: "HU-3F9A21", notifBridge: true) == "NotifBdg 3F9A21")
         #expect(HeadUnitName.of(deviceName: "Golf", clientName: "HU-3F9A21", notifBridge: true) == "NotifBdg Golf")
         #expect(HeadUnitName.of(deviceName: nil, clientName: "HU-3F9A21", notifBridge: false) == "NavigationNotifier HU-3F9A21")
         #expect(HeadUnitName.of(deviceName: String(repeating: "x", count: 40), clientName: "HU-3F9A21", notifBridge: false).utf8.count == 29)

@@ -48,7 +48,7 @@ import Testing
 
     @Test func anIPhonePairsWithThePasskeyOnScreenAndIsThePhone() throws {
         let (rig, phone) = try settingsRig()
-        #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NotifBdg \(clientName)")
+        #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NotifBdg \(clientName.dropFirst(3))")
         try pairFromSettings(rig, phone)
         #expect(rig.events.contains { if case .passkey = $0 { return true } else { return false } })
         let key = "settings C4:5A:11:22:33:44"
