@@ -9,10 +9,17 @@ import Testing
 @Suite(.serialized) struct OneNameIntegrationTests {
     static let controllers: [[String]] = [[], ["--advertising-sets", "2"]]
 
-    /// The name the head unit says to look for (its `accessory` event).
-    func announcedName(_ unit: RunningHeadUnit) throws -> String {
+    /// A head unit on `controller` and stock iPhones called `phones`, and
+    /// the name the head unit says to look for (its `accessory` event). Stop both when done.
+    func started(_ test: String, _ controller: [String], phones: [String]) throws -> (PhoneSimulator, RunningHeadUnit, name: String) {
+        let label = "one-name-\(test)\(controller.isEmpty ? "" : "-sets")"
+        let phone = try PhoneSimulator(arguments: controller, name: label)
+        for name in phones {
+            try phone.command("add_phone", ["name": name, "server_app": false, "apple_services": "after_bonding"])
+        }
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
         let event = unit.waitFor("accessory", timeout: 30) { $0["state"] as? String == "pairing" }
-        return try #require(event?["name"] as? String, "no accessory event")
+        return (phone, unit, try #require(event?["name"] as? String, "no accessory event"))
     }
 
     /// The row a person told `name` picks: that name, or a shortened name it begins with.
@@ -23,14 +30,8 @@ import Testing
 
     @Test(arguments: controllers)
     func bothListsShowOneNameThatHoldsStill(controller: [String]) throws {
-        let label = "one-name-lists\(controller.isEmpty ? "" : "-sets")"
-        let phone = try PhoneSimulator(arguments: controller, name: label)
-        defer { phone.stop() }
-        try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
-        try phone.command("add_phone", ["name": "bob", "server_app": false])
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
-        defer { unit.stop() }
-        let name = try announcedName(unit)
+        let (phone, unit, name) = try started("lists", controller, phones: ["anna", "bob"])
+        defer { unit.stop(); phone.stop() }
         #expect(name.hasPrefix("NotifBdg "), "NotifBridge is on: the picker's marker leads the name")
 
         // Settings → Bluetooth, open for several seconds.
@@ -54,13 +55,8 @@ import Testing
 
     @Test(arguments: controllers)
     func settingsTapsTheHeadUnitByName(controller: [String]) throws {
-        let label = "one-name-settings\(controller.isEmpty ? "" : "-sets")"
-        let phone = try PhoneSimulator(arguments: controller, name: label)
-        defer { phone.stop() }
-        try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
-        defer { unit.stop() }
-        let name = try announcedName(unit)
+        let (phone, unit, name) = try started("settings", controller, phones: ["anna"])
+        defer { unit.stop(); phone.stop() }
         _ = try phone.command("list_accessories", ["phone": "anna", "wait": 15, "name": name], timeout: 20)
         let tapped = try phone.command("tap_accessory", ["phone": "anna", "name": name, "timeout": 10], timeout: 20)
         try #require(tapped["ok"] as? Bool == true, "\(tapped)")
@@ -73,13 +69,8 @@ import Testing
 
     @Test(arguments: controllers)
     func thePickerTapsTheHeadUnitByName(controller: [String]) throws {
-        let label = "one-name-picker\(controller.isEmpty ? "" : "-sets")"
-        let phone = try PhoneSimulator(arguments: controller, name: label)
-        defer { phone.stop() }
-        try phone.command("add_phone", ["name": "bob", "server_app": false])
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
-        defer { unit.stop() }
-        let name = try announcedName(unit)
+        let (phone, unit, name) = try started("picker", controller, phones: ["bob"])
+        defer { unit.stop(); phone.stop() }
         try phone.command("notifbridge_connect", ["phone": "bob", "name": name, "scan_timeout": 20, "pair": true, "wait": false])
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
