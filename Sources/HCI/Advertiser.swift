@@ -1,26 +1,35 @@
 import BluetoothCore
 
-/// Legacy LE advertising as a state machine, sans-I/O. The owner says what
-/// it wants (a payload, fast or slow, an audience, our identity address);
-/// the advertiser works out, one command at a time, what the controller
-/// must be told to get there, from what the controller has accepted so far:
+/// Connectable advertising as a state machine, sans-I/O. The owner says
+/// what it wants (an `Advertisement`, fast or slow, an audience, our
+/// identity address); the advertiser works out, one command at a time,
+/// what the controller must be told to get there, from what the controller
+/// has accepted so far:
 ///
-///     [disable] → Set Random Address → [lists] → Set Advertising Parameters
-///       → Set Advertising Data → Set Scan Response Data → enable
+///     [disable] → random address → [lists] → parameters → data
+///       → scan response → enable
+///
+/// (with sets, each set's random address follows its parameters).
 ///
 /// Only what differs is sent: going slow after the first 30 s is disable,
-/// parameters, enable; a new name is data and scan response only.
+/// parameters, enable.
 ///
-/// Given several payloads (the Settings accessory and NotifBridge, say),
-/// it takes them in turn, one per second: each turn is data and scan
-/// response only, so the interval, the filter policy and the pause for a
-/// connection stay as they are, and every controller can do it (legacy
-/// PDUs, no advertising sets). A scanner sees each payload within a second
-/// or two.
+/// How depends on the controller. One whose Supported Commands list the
+/// advertising-set commands is asked how many sets it has (LE Read Number
+/// of Supported Advertising Sets); with enough for the advertisement's
+/// payloads (the Settings accessory and NotifBridge: two) each payload
+/// gets a set of its own, every set sending legacy ADV_IND PDUs from our
+/// identity address, all enabled together. With one set, or legacy
+/// advertising only, the advertisement's combined payload goes on air
+/// alone (through the one set, or the legacy commands). Either way a
+/// scanner hears one name: every payload carries the same. Once the
+/// controller has answered the set commands, the legacy advertising
+/// commands are never sent to it (Core Vol 4 Part E 3.1.1 lets it refuse
+/// the mix), and the other way round.
 ///
-/// A peripheral connection pauses it: a legacy controller stops advertising
-/// by itself when a connection comes up from it, so nothing is disabled
-/// then. When the last peripheral link goes it starts again, fast. A
+/// A peripheral connection pauses it: the controller stops the advertising
+/// (or the set) the connection came from by itself, and the other sets are
+/// disabled. When the last peripheral link goes it starts again, fast. A
 /// refused command (Command Disallowed while the controller is busy, say)
 /// is logged and retried after a pause that doubles up to 16 s; a command
 /// the controller never answers is the host's business (it resets the
@@ -39,50 +48,52 @@ public struct Advertiser {
         case pausedByConnection
     }
 
+    /// How the controller is told what to advertise.
+    public enum Commands: Equatable {
+        /// LE Set Advertising Parameters / Data / Scan Response Data / Enable.
+        case legacy
+        /// Advertising sets with legacy PDUs; the controller has this many.
+        case sets(Int)
+    }
+
     /// Apple's Accessory Design Guidelines: 20 ms for at least 30 s.
     public static let fastPeriodMilliseconds: Int64 = 30_000
     static let firstRetryMilliseconds: Int64 = 500
     static let maxRetryMilliseconds: Int64 = 16_000
-    /// How long each of several payloads stays on air before the next.
-    public static let turnMilliseconds: Int64 = 1_000
 
-    /// One command and what its success means.
-    enum Step: Equatable {
-        case identity(StaticRandomAddress)
-        case enable(Bool)
-        case parameters(HCICommand)
-        case data([UInt8])
-        case scanResponse([UInt8])
-        /// A list command; the last of a program carries the audience it completes.
-        case list(HCICommand, completes: AdvertisingAudience?)
-
-        var command: HCICommand {
-            switch self {
-            case .identity(let a): return .leSetRandomAddress(a)
-            case .enable(let on): return .leSetAdvertisingEnable(on)
-            case .parameters(let c), .list(let c, _): return c
-            case .data(let d): return .leSetAdvertisingData(d)
-            case .scanResponse(let d): return .leSetScanResponseData(d)
-            }
-        }
+    /// Interval, own address and filter policy: the same for every set.
+    struct Parameters: Equatable {
+        var interval: AdvertisingInterval
+        var ownAddressType: OwnAddressType
+        var filterPolicy: AdvertisingFilterPolicy
     }
 
-    /// What the controller has accepted.
+    /// One command and what its success means. `set` is the advertising
+    /// set (always 0 with legacy commands).
+    enum Step: Equatable {
+        case readSetCount
+        case identity(StaticRandomAddress, set: Int)
+        case enable(Bool)
+        case parameters(Parameters, set: Int)
+        case data([UInt8], set: Int)
+        case scanResponse([UInt8], set: Int)
+        /// A list command; the last of a program carries the audience it completes.
+        case list(HCICommand, completes: AdvertisingAudience?)
+    }
+
+    /// What the controller has accepted, per set.
     struct Applied: Equatable {
-        var identity: StaticRandomAddress?
-        var enabled = false
-        var parameters: HCICommand?
-        var data: [UInt8]?
-        var scanResponse: [UInt8]?
+        var identity: [Int: StaticRandomAddress] = [:]
+        /// How many sets are (or may still be) on air; 0 or 1 with legacy commands.
+        var enabledSets = 0
+        var parameters: [Int: Parameters] = [:]
+        var data: [Int: [UInt8]] = [:]
+        var scanResponse: [Int: [UInt8]] = [:]
         var lists: AdvertisingAudience?
     }
 
     // What the owner wants.
-    public private(set) var payloads: [AdvertisingPayload] = []
-    /// The index in `payloads` of the one on air (or going there).
-    private var turn = 0
-    /// When the next payload's turn comes (several payloads only).
-    private var turnAt: Instant?
+    public private(set) var advertisement: Advertisement?
     public private(set) var identity: StaticRandomAddress?
     public private(set) var audience: AdvertisingAudience = .anyone
     /// Fast until then; slow once it has passed or is nil.
@@ -90,6 +101,8 @@ public struct Advertiser {
 
     // What the controller does.
     private var controller: ControllerInfo?
+    /// Nil while the number of sets is still to be asked.
+    public private(set) var commands: Commands?
     private var peripheralLinks: [ConnectionHandle] = []
     private(set) var applied = Applied()
     private var inFlight: Step?
@@ -99,13 +112,19 @@ public struct Advertiser {
 
     public init() {}
 
-    /// The payload on air now, or that is going there.
-    public var payload: AdvertisingPayload? { payloads.isEmpty ? nil : payloads[turn] }
+    /// The payloads on air now (or going there), one per set: the
+    /// advertisement's sets where the controller has enough of them, its
+    /// combined payload otherwise (and until the controller is known).
+    public var payloads: [AdvertisingPayload] {
+        guard let advertisement else { return [] }
+        if case .sets(let count)? = commands, advertisement.sets.count <= count { return advertisement.sets }
+        return [advertisement.combined]
+    }
 
     public var state: State {
-        guard payload != nil else { return .off }
+        guard advertisement != nil else { return .off }
         guard peripheralLinks.isEmpty else { return .pausedByConnection }
-        guard applied.enabled, let interval = appliedInterval else { return .starting }
+        guard applied.enabledSets > 0, let interval = applied.parameters[0]?.interval else { return .starting }
         return .advertising(interval)
     }
 
@@ -131,34 +150,28 @@ public struct Advertiser {
 
     /// The audience needs lists the controller does not have yet.
     private var listsPending: Bool {
-        payload != nil && peripheralLinks.isEmpty && filtering == .controller && applied.lists != audience
+        advertisement != nil && peripheralLinks.isEmpty && filtering == .controller && applied.lists != audience
     }
 
     // MARK: - The owner's wishes
 
-    /// Advertises `payload`: fast for 30 s from `now`, then slow. A new
-    /// payload while advertising replaces the data without a pause.
+    /// Advertises `payload` alone, as `start(_ advertisement:now:)` does.
     public mutating func start(_ payload: AdvertisingPayload, now: Instant) {
-        start([payload], now: now)
+        start(Advertisement(payload), now: now)
     }
 
-    /// Advertises each of `payloads` in turn, `turnMilliseconds` each, as
-    /// `start(_:now:)` does one. Empty: stops.
-    public mutating func start(_ payloads: [AdvertisingPayload], now: Instant) {
-        guard !payloads.isEmpty else { return stop() }
-        if self.payloads.isEmpty { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
-        if payloads != self.payloads { turn = 0 }
-        self.payloads = payloads
-        turnAt = payloads.count > 1 ? (turnAt ?? now.adding(milliseconds: Advertiser.turnMilliseconds)) : nil
+    /// Advertises `advertisement`: fast for 30 s from `now`, then slow. A
+    /// new one while advertising replaces the data without a pause.
+    public mutating func start(_ advertisement: Advertisement, now: Instant) {
+        if self.advertisement == nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
+        self.advertisement = advertisement
     }
 
     /// Goes to the slow interval at once (a phone of ours is around).
     public mutating func slowDown() { fastUntil = nil }
 
     public mutating func stop() {
-        payloads = []
-        turn = 0
-        turnAt = nil
+        advertisement = nil
         fastUntil = nil
     }
 
@@ -175,18 +188,20 @@ public struct Advertiser {
 
     mutating func controllerReady(_ info: ControllerInfo, now: Instant) {
         controller = info
+        commands = info.supportsAdvertisingSets ? nil : .legacy
         applied = Applied()
         inFlight = nil
         listProgram = []
         retryAt = nil
         retryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
-        if payload != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
+        if advertisement != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
     }
 
     /// The controller is gone (reset, transport closed): it remembers nothing.
     mutating func controllerLost() {
         controller = nil
+        commands = nil
         applied = Applied()
         inFlight = nil
         listProgram = []
@@ -195,37 +210,32 @@ public struct Advertiser {
     }
 
     /// A connection came up from our advertising: the controller has
-    /// stopped advertising by itself.
+    /// stopped the advertising (or the set) it came from by itself; other
+    /// sets still advertise until disabled.
     mutating func peripheralConnected(_ handle: ConnectionHandle) {
         if !peripheralLinks.contains(handle) { peripheralLinks.append(handle) }
-        applied.enabled = false
+        if applied.enabledSets <= 1 { applied.enabledSets = 0 }
         fastUntil = nil
     }
 
     mutating func peripheralDisconnected(_ handle: ConnectionHandle, now: Instant) {
         guard let index = peripheralLinks.firstIndex(of: handle) else { return }
         peripheralLinks.remove(at: index)
-        if peripheralLinks.isEmpty, payload != nil {
+        if peripheralLinks.isEmpty, advertisement != nil {
             fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds)
-            if payloads.count > 1 { turnAt = now.adding(milliseconds: Advertiser.turnMilliseconds) }
         }
     }
 
     // MARK: - Driving it
 
-    /// When `handleTimeout` is due: the end of the fast period, the next
-    /// payload's turn or a retry.
+    /// When `handleTimeout` is due: the end of the fast period or a retry.
     public var nextDeadline: Instant? {
-        let advertising = payload != nil && peripheralLinks.isEmpty
-        return earliest(earliest(advertising ? fastUntil : nil, advertising ? turnAt : nil), retryAt)
+        let advertising = advertisement != nil && peripheralLinks.isEmpty
+        return earliest(advertising ? fastUntil : nil, retryAt)
     }
 
     mutating func handleTimeout(now: Instant) {
-        if let at = turnAt, at <= now, payloads.count > 1, peripheralLinks.isEmpty {
-            turn = (turn + 1) % payloads.count
-            turnAt = now.adding(milliseconds: Advertiser.turnMilliseconds)
-        }
-        if let until = fastUntil, until <= now, payload != nil {
+        if let until = fastUntil, until <= now, advertisement != nil {
             fastUntil = nil
             Log.info("adv", "no phone in \(Advertiser.fastPeriodMilliseconds / 1000) s; advertising every \(AdvertisingInterval.slow) from now on")
         }
@@ -241,7 +251,7 @@ public struct Advertiser {
         }
         guard let step = nextStep() else { return nil }
         inFlight = step
-        return step.command
+        return command(for: step)
     }
 
     /// The result of the command `nextCommand` returned last.
@@ -251,8 +261,12 @@ public struct Advertiser {
         // Unanswered: the host is resetting the controller; controllerLost
         // and controllerReady follow and start over.
         if result == .notAnswered { return }
+        if step == .readSetCount {
+            learnSetCount(result)
+            return
+        }
         guard result.status.isSuccess else {
-            Log.warning("adv", "\(step.command.opcode) refused: \(result.status); trying again in \(retryDelay) ms")
+            Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             listProgram = []
             retryAt = now.adding(milliseconds: retryDelay)
             retryDelay = min(retryDelay * 2, Advertiser.maxRetryMilliseconds)
@@ -260,53 +274,109 @@ public struct Advertiser {
         }
         retryDelay = Advertiser.firstRetryMilliseconds
         switch step {
-        case .identity(let a): applied.identity = a
+        case .readSetCount: break
+        case .identity(let a, let set): applied.identity[set] = a
         case .enable(let on):
-            applied.enabled = on
-            if on, let interval = appliedInterval {
+            applied.enabledSets = on ? payloads.count : 0
+            if on, let interval = applied.parameters[0]?.interval {
                 Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")")
             } else if !on {
                 Log.info("adv", "advertising stopped")
             }
-        case .parameters(let c): applied.parameters = c
-        case .data(let d): applied.data = d
-        case .scanResponse(let d): applied.scanResponse = d
+        case .parameters(let p, let set): applied.parameters[set] = p
+        case .data(let d, let set): applied.data[set] = d
+        case .scanResponse(let d, let set): applied.scanResponse[set] = d
         case .list(_, let audience):
             if let audience { applied.lists = audience }
         }
     }
 
-    private var appliedInterval: AdvertisingInterval? {
-        guard let p = applied.parameters?.parameters, p.count >= 2 else { return nil }
-        return AdvertisingInterval(units: UInt16(p[0]) | UInt16(p[1]) << 8)
+    /// The answer to LE Read Number of Supported Advertising Sets. A
+    /// controller that cannot say advertises the legacy way.
+    private mutating func learnSetCount(_ result: CommandResult) {
+        switch result.decode(NumberOfAdvertisingSets.self, for: .leReadNumberOfSupportedAdvertisingSets) {
+        case .success(let answer) where answer.count > 0:
+            commands = .sets(answer.count)
+            let wanted = advertisement?.sets.count ?? 1
+            Log.info("adv", "the controller has \(answer.count) advertising set\(answer.count == 1 ? "" : "s"); "
+                + (answer.count >= wanted ? "one per payload" : "one combined payload"))
+        case .success:
+            commands = .legacy
+            Log.info("adv", "the controller has no advertising sets; legacy advertising")
+        case .failure(let failure):
+            commands = .legacy
+            Log.warning("adv", "number of advertising sets unknown (\(failure)); legacy advertising")
+        }
     }
 
-    private var desiredParameters: HCICommand {
-        .leSetAdvertisingParameters(interval: interval, ownAddressType: identity == nil ? .public : .random,
-                                    filterPolicy: filtering == .controller ? .connectionsFromAcceptList : .anyone)
+    private var desiredParameters: Parameters {
+        Parameters(interval: interval, ownAddressType: identity == nil ? .public : .random,
+                   filterPolicy: filtering == .controller ? .connectionsFromAcceptList : .anyone)
     }
+
+    private func command(for step: Step) -> HCICommand {
+        let legacy = commands != nil && commands == .legacy
+        switch step {
+        case .readSetCount:
+            return .leReadNumberOfSupportedAdvertisingSets()
+        case let .identity(a, set):
+            return legacy ? .leSetRandomAddress(a) : .leSetAdvertisingSetRandomAddress(handle(set), a)
+        case .enable(let on):
+            if legacy { return .leSetAdvertisingEnable(on) }
+            return on ? .leEnableAdvertisingSets((0..<payloads.count).map(handle)) : .leDisableAllAdvertisingSets()
+        case let .parameters(p, set):
+            return legacy
+                ? .leSetAdvertisingParameters(interval: p.interval, ownAddressType: p.ownAddressType, filterPolicy: p.filterPolicy)
+                : .leSetExtendedAdvertisingParameters(handle(set), interval: p.interval, ownAddressType: p.ownAddressType,
+                                                      filterPolicy: p.filterPolicy)
+        case let .data(d, set):
+            return legacy ? .leSetAdvertisingData(d) : .leSetExtendedAdvertisingData(handle(set), d)
+        case let .scanResponse(d, set):
+            return legacy ? .leSetScanResponseData(d) : .leSetExtendedScanResponseData(handle(set), d)
+        case .list(let c, _):
+            return c
+        }
+    }
+
+    private func handle(_ set: Int) -> AdvertisingSetHandle { AdvertisingSetHandle(UInt8(truncatingIfNeeded: set)) }
 
     /// The first difference between what is wanted and what the controller
     /// has, as a command. Whatever needs advertising off turns it off first.
     private mutating func nextStep() -> Step? {
-        if let identity, applied.identity != identity {
-            return applied.enabled ? .enable(false) : .identity(identity)
+        guard let commands else { return advertisement != nil ? .readSetCount : nil }
+        let enabled = applied.enabledSets > 0
+        // The legacy random address is the controller's own, wanted before
+        // any scan even when nothing is advertised.
+        if commands == .legacy, let identity, applied.identity[0] != identity {
+            return enabled ? .enable(false) : .identity(identity, set: 0)
         }
-        guard let payload, peripheralLinks.isEmpty else {
-            return applied.enabled ? .enable(false) : nil
+        let payloads = self.payloads
+        guard !payloads.isEmpty, peripheralLinks.isEmpty else {
+            return enabled ? .enable(false) : nil
         }
+        // Sets that should not be on air (fewer payloads than before).
+        if enabled && applied.enabledSets != payloads.count { return .enable(false) }
         if listsPending, let controller {
-            if applied.enabled { return .enable(false) }
+            if enabled { return .enable(false) }
             if listProgram.isEmpty { listProgram = controller.listProgram(for: audience) }
             let command = listProgram.removeFirst()
             return .list(command, completes: listProgram.isEmpty ? audience : nil)
         }
         let parameters = desiredParameters
-        if applied.parameters != parameters {
-            return applied.enabled ? .enable(false) : .parameters(parameters)
+        for set in payloads.indices where applied.parameters[set] != parameters {
+            return enabled ? .enable(false) : .parameters(parameters, set: set)
         }
-        if applied.data != payload.advertisingData { return .data(payload.advertisingData) }
-        if applied.scanResponse != payload.scanResponse { return .scanResponse(payload.scanResponse) }
-        return applied.enabled ? nil : .enable(true)
+        // A set exists once it has parameters (7.8.52 refuses an address
+        // for a set that does not).
+        if let identity {
+            for set in payloads.indices where applied.identity[set] != identity {
+                return enabled ? .enable(false) : .identity(identity, set: set)
+            }
+        }
+        for (set, payload) in payloads.enumerated() {
+            if applied.data[set] != payload.advertisingData { return .data(payload.advertisingData, set: set) }
+            if applied.scanResponse[set] != payload.scanResponse { return .scanResponse(payload.scanResponse, set: set) }
+        }
+        return enabled ? nil : .enable(true)
     }
 }

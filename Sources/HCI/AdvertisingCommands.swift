@@ -126,3 +126,115 @@ extension HCICommand {
         return HCICommand(.leLongTermKeyRequestNegativeReply, w.bytes)
     }
 }
+
+// MARK: - Advertising sets (LE Advertising Extensions), legacy PDUs only
+
+extension HCIOpcode {
+    public static let leSetAdvertisingSetRandomAddress = HCIOpcode(ogf: 0x08, ocf: 0x0035)
+    public static let leSetExtendedAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0036)
+    public static let leSetExtendedAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0037)
+    public static let leSetExtendedScanResponseData = HCIOpcode(ogf: 0x08, ocf: 0x0038)
+    public static let leSetExtendedAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x0039)
+    public static let leReadNumberOfSupportedAdvertisingSets = HCIOpcode(ogf: 0x08, ocf: 0x003B)
+}
+
+/// An advertising set's handle (7.8.53: 0x00..0xEF).
+public struct AdvertisingSetHandle: Hashable, CustomStringConvertible {
+    public let value: UInt8
+    public init(_ value: UInt8) { self.value = value }
+    public var description: String { "set \(value)" }
+}
+
+extension ControllerInfo {
+    /// The commands that run advertising sets: LE Set Advertising Set
+    /// Random Address, Set Extended Advertising Parameters, Data, Scan
+    /// Response Data and Enable, and Read Number of Supported Advertising
+    /// Sets (Supported_Commands octet 36, bits 1–5 and 7).
+    public var supportsAdvertisingSets: Bool {
+        [1, 2, 3, 4, 5, 7].allSatisfy { supportsCommand(octet: 36, bit: $0) }
+    }
+}
+
+/// LE Read Number of Supported Advertising Sets' return (7.8.58).
+struct NumberOfAdvertisingSets: CommandReturn {
+    let count: Int
+    init?(returnParameters r: inout ByteReader) {
+        guard let n = r.u8() else { return nil }
+        count = Int(n)
+    }
+}
+
+extension HCICommand {
+    public static func leReadNumberOfSupportedAdvertisingSets() -> HCICommand {
+        HCICommand(.leReadNumberOfSupportedAdvertisingSets)
+    }
+
+    public static func leSetAdvertisingSetRandomAddress(_ set: AdvertisingSetHandle, _ address: StaticRandomAddress) -> HCICommand {
+        HCICommand(.leSetAdvertisingSetRandomAddress, [set.value] + address.address.littleEndianBytes)
+    }
+
+    /// A set that sends ADV_IND, exactly as legacy advertising does
+    /// (7.8.53): Advertising_Event_Properties 0x0013 (connectable,
+    /// scannable, legacy PDUs), all three channels, LE 1M. Legacy PDUs
+    /// are what an iPhone's Settings scan and every legacy scanner hear.
+    public static func leSetExtendedAdvertisingParameters(_ set: AdvertisingSetHandle, interval: AdvertisingInterval,
+                                                          ownAddressType: OwnAddressType,
+                                                          filterPolicy: AdvertisingFilterPolicy) -> HCICommand {
+        var w = ByteWriter(capacity: 25)
+        w.u8(set.value)
+        w.u16(0x0013) // connectable | scannable | legacy PDUs: ADV_IND
+        w.u24(UInt32(interval.units)) // primary interval min
+        w.u24(UInt32(interval.units)) // and max
+        w.u8(0x07) // channels 37, 38 and 39
+        w.u8(ownAddressType.rawValue)
+        w.u8(0) // peer address type and address: for directed advertising only
+        w.append([UInt8](repeating: 0, count: 6))
+        w.u8(filterPolicy.rawValue)
+        w.u8(0x7F) // TX power: no preference
+        w.u8(0x01) // primary PHY: LE 1M (the only one legacy PDUs use)
+        w.u8(0) // secondary max skip: unused with legacy PDUs
+        w.u8(0x01) // secondary PHY: unused with legacy PDUs
+        w.u8(0) // advertising SID: unused with legacy PDUs
+        w.u8(0) // no scan request notifications
+        return HCICommand(.leSetExtendedAdvertisingParameters, w.bytes)
+    }
+
+    /// The whole of a legacy set's data in one operation (0x03: complete
+    /// data; legacy PDUs take at most 31 octets and no fragments, 7.8.54).
+    public static func leSetExtendedAdvertisingData(_ set: AdvertisingSetHandle, _ data: [UInt8]) -> HCICommand {
+        HCICommand(.leSetExtendedAdvertisingData, setData(set, data))
+    }
+
+    public static func leSetExtendedScanResponseData(_ set: AdvertisingSetHandle, _ data: [UInt8]) -> HCICommand {
+        HCICommand(.leSetExtendedScanResponseData, setData(set, data))
+    }
+
+    private static func setData(_ set: AdvertisingSetHandle, _ data: [UInt8]) -> [UInt8] {
+        let significant = Array(data.prefix(AdvertisingPayload.maxLength))
+        var w = ByteWriter(capacity: 4 + significant.count)
+        w.u8(set.value)
+        w.u8(0x03) // operation: complete data
+        w.u8(0x01) // the controller should not fragment it
+        w.u8(UInt8(significant.count))
+        w.append(significant)
+        return w.bytes
+    }
+
+    /// Enables `sets`, each with no duration and no event limit (7.8.56).
+    public static func leEnableAdvertisingSets(_ sets: [AdvertisingSetHandle]) -> HCICommand {
+        var w = ByteWriter(capacity: 2 + 4 * sets.count)
+        w.u8(1)
+        w.u8(UInt8(sets.count))
+        for set in sets {
+            w.u8(set.value)
+            w.u16(0) // duration: until disabled
+            w.u8(0) // no maximum number of events
+        }
+        return HCICommand(.leSetExtendedAdvertisingEnable, w.bytes)
+    }
+
+    /// Disables every advertising set (Enable 0 with Num_Sets 0, 7.8.56).
+    public static func leDisableAllAdvertisingSets() -> HCICommand {
+        HCICommand(.leSetExtendedAdvertisingEnable, [0, 0])
+    }
+}

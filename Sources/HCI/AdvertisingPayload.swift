@@ -37,8 +37,8 @@ public enum ADStructure: Equatable {
     public var bytes: [UInt8] { AdvertisingData.structure(type, value) }
 }
 
-/// What the head unit advertises: the advertising data and the scan
-/// response, each at most 31 octets (legacy PDUs).
+/// One advertising payload: the advertising data and the scan response,
+/// each at most 31 octets (legacy PDUs).
 public struct AdvertisingPayload: Equatable {
     public static let maxLength = 31
 
@@ -54,65 +54,71 @@ public struct AdvertisingPayload: Equatable {
         self.scanResponse = s
     }
 
-    /// An accessory that iOS lists in Settings → Bluetooth. The advertising
-    /// data carries the flags, the solicited services that fit (in the
-    /// order given: ANCS first, so it is always there; a second 128-bit
-    /// UUID never fits beside it) and the name, shortened to what is left;
-    /// the scan response carries the complete name and the services the
-    /// advertising data had no room for. iOS asks for the scan response of
-    /// every accessory it lists, so the full name reaches the Settings list.
-    public static func accessory(name: String, soliciting services: [BluetoothUUID]) -> AdvertisingPayload {
-        var advertising: [ADStructure] = [.flags(ADStructure.generalDiscoverableLEOnly)]
-        var room = maxLength - 3
-        var inAdvertising: [BluetoothUUID] = []
-        var left: [BluetoothUUID] = []
-        for uuid in services {
-            let cost = 16 + (inAdvertising.isEmpty ? 2 : 0)
-            if left.isEmpty && cost <= room {
-                inAdvertising.append(uuid)
-                room -= cost
-            } else {
-                left.append(uuid)
-            }
-        }
-        if !inAdvertising.isEmpty { advertising.append(.solicitedServices128(inAdvertising)) }
+    /// The AD structure that carries `name` in `room` octets: the complete
+    /// name when it fits, else its longest prefix as the shortened name
+    /// (Core Supplement Part A 1.2: a shortened name is the beginning of
+    /// the complete one); nil when not even one character fits.
+    public static func nameStructure(_ name: String, room: Int) -> ADStructure? {
+        if name.utf8.count + 2 <= room { return name.isEmpty ? nil : .completeName(name) }
+        let short = prefix(of: name, maxBytes: room - 2)
+        return short.isEmpty ? nil : .shortenedName(short)
+    }
 
-        var response: [ADStructure] = []
-        var responseRoom = maxLength
-        let nameBytes = name.utf8.count
-        if nameBytes + 2 <= room {
-            if !name.isEmpty { advertising.append(.completeName(name)) }
-        } else {
-            if room > 2 { advertising.append(.shortenedName(prefix(of: name, maxBytes: room - 2))) }
-            if nameBytes + 2 <= responseRoom {
-                response.append(.completeName(name))
-            } else {
-                response.append(.shortenedName(prefix(of: name, maxBytes: responseRoom - 2)))
-            }
-            responseRoom -= response[0].bytes.count
+    /// The head unit's payloads share one layout, so that each names the
+    /// head unit once and the same way: the advertising data holds the
+    /// flags and `advertised`; the scan response holds `answered`, then
+    /// the name (complete, or shortened to what is left), then whichever
+    /// of `solicitedIfRoom` still fit. The name is in the scan response
+    /// alone: a scanner never sees a shortened name in one report and the
+    /// complete one in the next (iOS's lists scan actively, so they have
+    /// the scan response).
+    static func make(name: String, advertised: ADStructure?, answered: [ADStructure] = [],
+                     solicitedIfRoom: [BluetoothUUID] = []) -> AdvertisingPayload {
+        var response = answered
+        var room = maxLength - answered.reduce(0) { $0 + $1.bytes.count }
+        if let named = nameStructure(name, room: room) {
+            response.append(named)
+            room -= named.bytes.count
         }
         var extra: [BluetoothUUID] = []
-        for uuid in left where 2 + 16 * (extra.count + 1) <= responseRoom { extra.append(uuid) }
+        for uuid in solicitedIfRoom where 2 + 16 * (extra.count + 1) <= room { extra.append(uuid) }
         if !extra.isEmpty { response.append(.solicitedServices128(extra)) }
-        // Both parts are built within 31 octets above.
+        // Callers pass at most one 128-bit UUID per part: both parts fit.
+        let advertising: [ADStructure] = [.flags(ADStructure.generalDiscoverableLEOnly)] + (advertised.map { [$0] } ?? [])
         return AdvertisingPayload(advertising: advertising, scanResponse: response)!
     }
 
-    /// The advertisement iOS's accessory picker finds a NotifBridge receiver
-    /// by (docs/NOTIFBRIDGE.md): the flags and `service` in the advertising
-    /// data, and `name` followed by " NotifBdg" as the complete name in the
-    /// scan response, `name` shortened so that the marker always fits.
+    /// An accessory that iOS lists in Settings → Bluetooth: the first of
+    /// `services` (ANCS) solicited in the advertising data (flags 3 + 18
+    /// octets; a second 128-bit UUID never fits beside it), the name and
+    /// the other solicited services that fit in the scan response.
+    public static func accessory(name: String, soliciting services: [BluetoothUUID]) -> AdvertisingPayload {
+        make(name: name, advertised: services.first.map { .solicitedServices128([$0]) },
+             solicitedIfRoom: Array(services.dropFirst()))
+    }
+
+    /// What iOS's accessory picker finds a NotifBridge receiver by
+    /// (docs/NOTIFBRIDGE.md): the flags and `service` as the complete list
+    /// of 128-bit services in the advertising data, the name in the scan
+    /// response.
     public static func notifBridge(name: String, service: BluetoothUUID) -> AdvertisingPayload {
-        let marker = " NotifBdg"
-        let room = maxLength - 2 - marker.utf8.count
-        // Both parts are 21 and at most 31 octets.
-        return AdvertisingPayload(advertising: [.flags(ADStructure.generalDiscoverableLEOnly), .services128([service])],
-                                  scanResponse: [.completeName(prefix(of: name, maxBytes: room) + marker)])!
+        make(name: name, advertised: .services128([service]))
+    }
+
+    /// Both in one payload, for a controller with a single advertising set
+    /// (or legacy advertising only). The budget, 31 + 31 octets: flags (3)
+    /// and the first solicited service (18) fill 21 of the advertising
+    /// data, and 10 left hold no other 128-bit UUID (18); the scan response
+    /// carries `service` (18) and the name in the 13 octets left: 11 bytes
+    /// of name, shortened (AD type 0x08) when longer. The other solicited
+    /// services (AMS) do not fit.
+    public static func combined(name: String, soliciting services: [BluetoothUUID], service: BluetoothUUID) -> AdvertisingPayload {
+        make(name: name, advertised: services.first.map { .solicitedServices128([$0]) }, answered: [.services128([service])])
     }
 
     /// The longest prefix of `name` that fits `maxBytes` of UTF-8 without
     /// cutting a character in half.
-    static func prefix(of name: String, maxBytes: Int) -> String {
+    public static func prefix(of name: String, maxBytes: Int) -> String {
         var out = ""
         var used = 0
         for character in name {
@@ -122,5 +128,24 @@ public struct AdvertisingPayload: Equatable {
             used += size
         }
         return out
+    }
+}
+
+/// What the head unit advertises, in both shapes a controller may need:
+/// one payload per advertising set where the controller has enough sets,
+/// and everything in one payload where it has one set or legacy
+/// advertising only. Every payload carries the same name.
+public struct Advertisement: Equatable {
+    public let sets: [AdvertisingPayload]
+    public let combined: AdvertisingPayload
+
+    public init(sets: [AdvertisingPayload], combined: AdvertisingPayload) {
+        self.sets = sets.isEmpty ? [combined] : sets
+        self.combined = combined
+    }
+
+    /// One payload, whatever the controller.
+    public init(_ payload: AdvertisingPayload) {
+        self.init(sets: [payload], combined: payload)
     }
 }

@@ -299,10 +299,10 @@ public final class Host {
         pumpAdvertiser()
     }
 
-    /// Advertises each of `payloads` in turn, a second each (see
-    /// `Advertiser`), as `startAdvertising(_:)` does one.
-    public func startAdvertising(_ payloads: [AdvertisingPayload]) {
-        advertiser.start(payloads, now: now)
+    /// Advertises `advertisement`: a set per payload where the controller
+    /// has enough, its combined payload otherwise (see `Advertiser`).
+    public func startAdvertising(_ advertisement: Advertisement) {
+        advertiser.start(advertisement, now: now)
         pumpAdvertiser()
     }
 

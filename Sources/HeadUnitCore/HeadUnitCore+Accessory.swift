@@ -18,13 +18,6 @@ extension HeadUnitCore {
         allBonds.filter { $0.bond.localRole == .responder }
     }
 
-    /// What the controller is asked to advertise: the Settings accessory
-    /// (name, ANCS and AMS solicited), and NotifBridge's when it is on.
-    private func advertisedPayloads(_ accessory: Accessory) -> [AdvertisingPayload] {
-        [AdvertisingPayload.accessory(name: accessory.name, soliciting: [ANCSUUIDs.service, AMSUUIDs.service])]
-            + notifBridgeAdvertisements
-    }
-
     /// The controller is ready for the first time: advertise, and open
     /// pairing mode if the configuration asks for it at every start.
     func startAccessory(now: Instant) {
@@ -58,7 +51,7 @@ extension HeadUnitCore {
         }
         if !accessory.advertising {
             Log.info("accessory", "advertising as " + accessory.name + " from " + accessory.identity.description)
-            host.startAdvertising(advertisedPayloads(accessory))
+            host.startAdvertising(advertisement(named: accessory.name))
             accessory.advertising = true
         }
     }

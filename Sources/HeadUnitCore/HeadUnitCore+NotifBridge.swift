@@ -26,16 +26,6 @@ final class NotifBridgeHost {
 /// go back on that link, its key file to the shell, its events into the
 /// same model as ANCS.
 extension HeadUnitCore {
-    /// What the head unit advertises for NotifBridge, beside whatever else
-    /// it advertises (the connectable advertisement iOS's accessory picker
-    /// looks for: the service UUID, a name with `NotifBdg` in it); empty
-    /// when the service is off.
-    var notifBridgeAdvertisements: [AdvertisingPayload] {
-        guard notifBridge != nil else { return [] }
-        // "NavigationNotifier HU-3F9A21" leaves no room for the marker: the client name alone then.
-        return [AdvertisingPayload.notifBridge(name: settings.deviceName ?? pairing.clientName, service: NotifBridgeUUIDs.service)]
-    }
-
     /// From `linkUp`: a link on which the phone is the central gets the
     /// service's traffic. One phone at a time: the receiver has one
     /// subscription and one set of half frames.

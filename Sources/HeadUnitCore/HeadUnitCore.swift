@@ -83,11 +83,13 @@ public final class HeadUnitCore {
         localIRK = stored.localIRK
         appNames = stored.appNames
         pairing = PairingRoutine(clientName: stored.clientName, rememberedServer: stored.rememberedServer)
-        database = GATTDatabase(deviceName: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
+        // The one name: GAP's Device Name (which iOS shows once connected) is the advertised one.
+        let name = HeadUnitName.of(deviceName: settings.deviceName, clientName: stored.clientName, notifBridge: settings.notifBridge)
+        database = GATTDatabase(deviceName: name)
         notifBridge = settings.notifBridge
             ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, now: now) : nil
         if settings.advertises, let identity = stored.identityAddress {
-            accessory = Accessory(identity: identity, name: settings.deviceName ?? "NavigationNotifier \(stored.clientName)")
+            accessory = Accessory(identity: identity, name: name)
             // Before the controller starts: Set Random Address must precede any scan.
             host.setIdentityAddress(identity)
         }

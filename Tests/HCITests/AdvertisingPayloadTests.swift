@@ -7,42 +7,38 @@ import Testing
     let ancs = BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!
     let ams = BluetoothUUID("89D3502B-0F36-433A-8EF4-C502AD55F8DC")!
 
-    @Test func shortNameFitsBesideFlagsAndANCS() {
+    let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+
+    @Test func flagsAndANCSAdvertisedTheNameAndAMSInTheScanResponse() {
         let payload = AdvertisingPayload.accessory(name: "Car", soliciting: [ancs, ams])
-        // Flags, then AD type 0x15 with ANCS little-endian, then the name.
+        // Flags, then AD type 0x15 with ANCS little-endian; nothing else fits a second 128-bit UUID.
         #expect(payload.advertisingData == [0x02, 0x01, 0x06,
                                             0x11, 0x15, 0xD0, 0x00, 0x2D, 0x12, 0x1E, 0x4B, 0x0F, 0xA4,
-                                            0x99, 0x4E, 0xCE, 0xB5, 0x31, 0xF4, 0x05, 0x79,
-                                            0x04, 0x09, 0x43, 0x61, 0x72])
-        // AMS does not fit beside ANCS (18 + 16 > 28 octets): the scan response has it.
-        let response = AdvertisingData(payload.scanResponse)
-        #expect(response.solicitedServiceUUIDs == [ams])
-        #expect(response.name == nil)
+                                            0x99, 0x4E, 0xCE, 0xB5, 0x31, 0xF4, 0x05, 0x79])
+        // The name once, in the scan response, and AMS where it fits beside it.
+        #expect(payload.scanResponse == [0x04, 0x09, 0x43, 0x61, 0x72,
+                                         0x11, 0x15, 0xDC, 0xF8, 0x55, 0xAD, 0x02, 0xC5, 0xF4, 0x8E,
+                                         0x3A, 0x43, 0x36, 0x0F, 0x2B, 0x50, 0xD3, 0x89])
     }
 
-    @Test func longNameIsShortenedAndCompleteInTheScanResponse() {
+    @Test func aLongNameIsCompleteInTheScanResponseAndNowhereElse() {
         let payload = AdvertisingPayload.accessory(name: "NavigationNotifier", soliciting: [ancs, ams])
-        #expect(payload.advertisingData.count == 31)
         let advertised = AdvertisingData(payload.advertisingData)
         #expect(advertised.flags == 0x06)
         #expect(advertised.solicitedServiceUUIDs == [ancs])
-        #expect(advertised.shortName == "Navigati" && advertised.completeName == nil)
+        #expect(advertised.name == nil, "one name per payload: a passive report never shows another")
         let response = AdvertisingData(payload.scanResponse)
         #expect(response.completeName == "NavigationNotifier")
         // 20 octets of name leave 11: no room for AMS.
         #expect(response.solicitedServiceUUIDs.isEmpty)
-        var merged = advertised
-        merged.merge(payload.scanResponse)
-        #expect(merged.name == "NavigationNotifier")
     }
 
     @Test func nameIsNeverCutInsideACharacter() {
-        // Eight octets of room: "ÜüAux" is seven ("Ü", "ü" are two each); one more would cut an "ö".
-        let payload = AdvertisingPayload.accessory(name: "ÜüAuxöö", soliciting: [ancs])
-        let advertised = AdvertisingData(payload.advertisingData)
-        #expect(advertised.shortName == "ÜüAux")
-        #expect(advertised.malformedCount == 0)
-        #expect(AdvertisingData(payload.scanResponse).completeName == "ÜüAuxöö")
+        // The combined payload leaves 11 octets of name: "NotifBdg Ü" is ten, one more would cut the "ö".
+        let payload = AdvertisingPayload.combined(name: "NotifBdg Üö", soliciting: [ancs], service: bridgeService)
+        let response = AdvertisingData(payload.scanResponse)
+        #expect(response.shortName == "NotifBdg Ü")
+        #expect(response.malformedCount == 0)
     }
 
     @Test func nameTooLongForTheScanResponseIsShortenedThere() {
@@ -50,6 +46,37 @@ import Testing
         let payload = AdvertisingPayload.accessory(name: name, soliciting: [ancs])
         #expect(payload.scanResponse.count == 31)
         #expect(AdvertisingData(payload.scanResponse).shortName == String(repeating: "x", count: 29))
+    }
+
+    /// One payload for a controller with one advertising set: flags (3) and
+    /// ANCS solicited (18) in the advertising data, NotifBridge's service
+    /// (18) and 11 bytes of name (AD type 0x08, shortened) in the scan
+    /// response: 21 and 31 octets.
+    @Test func combinedPayloadBytes() {
+        let payload = AdvertisingPayload.combined(name: "NotifBdg HU-3F9A21", soliciting: [ancs, ams], service: bridgeService)
+        #expect(payload.advertisingData == [0x02, 0x01, 0x06,
+                                            0x11, 0x15, 0xD0, 0x00, 0x2D, 0x12, 0x1E, 0x4B, 0x0F, 0xA4,
+                                            0x99, 0x4E, 0xCE, 0xB5, 0x31, 0xF4, 0x05, 0x79])
+        #expect(payload.scanResponse == [0x11, 0x07, 0x44, 0x8C, 0x6D, 0x1E, 0x0A, 0x3F, 0x5C, 0x9B,
+                                         0x12, 0x4F, 0x8E, 0x7D, 0x7A, 0x2B, 0xE1, 0xD5,
+                                         0x0C, 0x08, 0x4E, 0x6F, 0x74, 0x69, 0x66, 0x42, 0x64, 0x67, 0x20, 0x48, 0x55])
+        var merged = AdvertisingData(payload.advertisingData)
+        merged.merge(payload.scanResponse)
+        #expect(merged.name == "NotifBdg HU")
+        #expect(merged.advertises(bridgeService) && merged.solicitedServiceUUIDs == [ancs])
+        // A name of 11 bytes or fewer goes whole.
+        let short = AdvertisingPayload.combined(name: "NotifBdg 42", soliciting: [ancs], service: bridgeService)
+        #expect(AdvertisingData(short.scanResponse).completeName == "NotifBdg 42")
+    }
+
+    @Test func bothSetPayloadsCarryTheSameNameTheSameWay() {
+        let name = "NotifBdg HU-3F9A21"
+        let settings = AdvertisingPayload.accessory(name: name, soliciting: [ancs, ams])
+        let bridge = AdvertisingPayload.notifBridge(name: name, service: bridgeService)
+        #expect(Array(settings.scanResponse.prefix(20)) == [0x13, 0x09] + Array(name.utf8))
+        #expect(bridge.scanResponse == [0x13, 0x09] + Array(name.utf8))
+        #expect(bridge.advertisingData == [0x02, 0x01, 0x06, 0x11, 0x07, 0x44, 0x8C, 0x6D, 0x1E, 0x0A, 0x3F, 0x5C, 0x9B,
+                                           0x12, 0x4F, 0x8E, 0x7D, 0x7A, 0x2B, 0xE1, 0xD5])
     }
 
     @Test func payloadOverThirtyOneOctetsIsRefused() {

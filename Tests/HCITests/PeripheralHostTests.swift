@@ -89,21 +89,20 @@ import ScriptedPeers
             .leSetAdvertisingParameters(interval: .slow, ownAddressType: .random, filterPolicy: .anyone)))
     }
 
-    @Test func twoPayloadsTakeTurnsOnTheHostTimerUntilAPhoneConnects() {
+    @Test func aLegacyControllerGetsTheCombinedPayloadAndNoTurns() {
         let (host, controller) = readyHost()
-        let bridge = AdvertisingPayload.notifBridge(name: "Car", service: BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!)
-        host.startAdvertising([payload, bridge])
-        #expect(accept(host, controller).contains(.leSetAdvertisingData(payload.advertisingData)))
-        for (second, expected) in [(1, bridge), (2, payload), (3, bridge)] {
-            let now = Instant(milliseconds: Int64(second) * 1000)
-            #expect(host.nextDeadline == now)
-            host.handleTimeout(now: now)
-            #expect(accept(host, controller, now: now) == [.leSetAdvertisingData(expected.advertisingData),
-                                                           .leSetScanResponseData(expected.scanResponse)])
-        }
+        let service = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+        let bridge = AdvertisingPayload.notifBridge(name: "Car", service: service)
+        let combined = AdvertisingPayload.combined(name: "Car", soliciting: [], service: service)
+        host.startAdvertising(Advertisement(sets: [payload, bridge], combined: combined))
+        let sent = accept(host, controller)
+        #expect(sent.contains(.leSetAdvertisingData(combined.advertisingData)))
+        #expect(sent.contains(.leSetScanResponseData(combined.scanResponse)))
+        #expect(!sent.contains(.leSetAdvertisingData(payload.advertisingData)))
+        #expect(host.advertiser.nextDeadline == Instant(milliseconds: 30_000), "the end of the fast period, no turn")
         host.receive(PeripheralHostTests.peripheralConnectionComplete(handle: 0x41, peer: phoneRPA), now: Instant(milliseconds: 3500))
         #expect(host.advertiser.state == .pausedByConnection)
-        #expect(host.advertiser.nextDeadline == nil, "no turns while paused")
+        #expect(host.advertiser.nextDeadline == nil)
     }
 
     @Test func centralLinkLeavesAdvertisingAlone() {

@@ -1,3 +1,5 @@
+import AMS
+import ANCS
 import ATT
 import BluetoothCore
 import HCI
@@ -305,7 +307,8 @@ final class NotifBridgeCoreTests: XCTestCase {
         settings.notifBridge = false
         rig = connectedRig(settings: settings)
         XCTAssertNil(rig.core.notifBridge)
-        XCTAssertEqual(rig.core.notifBridgeAdvertisements, [])
+        XCTAssertEqual(rig.core.advertisement(named: "Car"), Advertisement(AdvertisingPayload.accessory(
+            name: "Car", soliciting: [ANCSUUIDs.service, AMSUUIDs.service])))
         let uuid = NotifBridgeUUIDs.service.fullLittleEndian
         let off = primaryServices()
         XCTAssertFalse(off.isEmpty, "the services were listed")
@@ -313,9 +316,10 @@ final class NotifBridgeCoreTests: XCTestCase {
 
         // On by default: the same discovery finds it.
         rig = connectedRig()
-        // The client name stands in for "NavigationNotifier HU-…", which leaves no room for the marker.
-        XCTAssertEqual(rig.core.notifBridgeAdvertisements.map { AdvertisingData($0.scanResponse).completeName }, ["HU-3F9A21 NotifBdg"])
-        XCTAssertTrue(AdvertisingData(rig.core.notifBridgeAdvertisements[0].advertisingData).advertises(NotifBridgeUUIDs.service))
+        // The picker's marker leads the one name.
+        let bridge = rig.core.advertisement(named: "NotifBdg 3F9A21").sets[1]
+        XCTAssertEqual(AdvertisingData(bridge.scanResponse).completeName, "NotifBdg 3F9A21")
+        XCTAssertTrue(AdvertisingData(bridge.advertisingData).advertises(NotifBridgeUUIDs.service))
         let on = primaryServices()
         XCTAssertTrue(on.indices.contains { Array(on[$0...].prefix(16)) == uuid })
     }

@@ -1,6 +1,7 @@
 import ANCS
 import BluetoothCore
 import HCI
+import NotifBridge
 import HeadUnitCore
 import ScriptedPeers
 import Screens
@@ -37,8 +38,9 @@ import Testing
         let data = try #require(advertiser.payloads.first?.advertisingData)
         let solicited = [UInt8(17), 0x15] + ANCSUUIDs.service.fullLittleEndian
         #expect(Array(data[3..<21]) == solicited)
-        // NotifBridge's takes turns with it.
-        #expect(advertiser.payloads.count == 2)
+        // A controller without advertising sets: NotifBridge's service is in the same payload.
+        #expect(advertiser.payloads.count == 1)
+        #expect(AdvertisingData(advertiser.payloads[0].scanResponse).advertises(NotifBridgeUUIDs.service))
         #expect(accessoryStates(rig) == [.pairing])
         // No scan: only phones paired from Settings.
         #expect(!rig.commands.contains(.leSetScanEnable))
@@ -46,7 +48,7 @@ import Testing
 
     @Test func anIPhonePairsWithThePasskeyOnScreenAndIsThePhone() throws {
         let (rig, phone) = try settingsRig()
-        #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NavigationNotifier \(clientName)")
+        #expect(rig.screen().hint == "On your iPhone: Settings → Bluetooth → tap NotifBdg \(clientName.dropFirst(3))")
         try pairFromSettings(rig, phone)
         #expect(rig.events.contains { if case .passkey = $0 { return true } else { return false } })
         let key = "settings C4:5A:11:22:33:44"
@@ -178,9 +180,9 @@ import Testing
         rig.start()
         #expect(rig.events.contains(.encrypted(server: "Anna-iPhone-7F3A", bonded: true)))
         #expect(accessoryStates(rig) == [.pairing, .standby])
-        #expect(rig.core.host.advertiser.payload == nil)
+        #expect(rig.core.host.advertiser.advertisement == nil)
         rig.dropLink()
         #expect(accessoryStates(rig).last == .pairing)
-        #expect(rig.core.host.advertiser.payload != nil)
+        #expect(rig.core.host.advertiser.advertisement != nil)
     }
 }

@@ -51,7 +51,7 @@ import Testing
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         let connected = try #require(phone.waitFor("notifbridge_done", timeout: 40) { $0["cmd"] as? String == "notifbridge_connect" })
         try #require(connected["ok"] as? Bool == true, "connect: \(connected)")
-        #expect((connected["name"] as? String)?.hasSuffix(" NotifBdg") == true, "picked \(connected["name"] ?? "nothing")")
+        #expect((connected["name"] as? String)?.hasPrefix("NotifBdg ") == true, "picked \(connected["name"] ?? "nothing")")
         let rig = Rig(phone: phone, unit: unit, address: try #require(connected["address"] as? String))
         if keyed { try rig.send("notifbridge_keys", ["identifier": "HEAD-UNIT-1"]) }
         return rig
@@ -116,12 +116,11 @@ import Testing
         let phone = try PhoneSimulator(name: "notifbridge-settings-phone")
         try phone.command("add_phone", ["phone": "anna", "server_app": false])
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "notifbridge-settings")
-        // Settings → Bluetooth lists the head unit by its accessory name; the user taps it.
-        let listed = try phone.command("list_accessories", ["phone": "anna", "wait": 15], timeout: 30)
-        let accessories = try #require(listed["accessories"] as? [[String: Any]])
-        let accessory = try #require(accessories.first { ($0["name"] as? String)?.hasPrefix("NavigationNotifier") == true })
-        let address = try #require(accessory["address"] as? String)
-        try phone.command("tap_accessory", ["phone": "anna", "address": address, "timeout": 10], timeout: 30)
+        // Settings → Bluetooth lists the head unit by the name it announces; the user taps that name.
+        let name = try #require(unit.waitFor("accessory", timeout: 30)?["name"] as? String)
+        _ = try phone.command("list_accessories", ["phone": "anna", "wait": 15, "name": name], timeout: 30)
+        let tapped = try phone.command("tap_accessory", ["phone": "anna", "name": name, "timeout": 10], timeout: 30)
+        let address = try #require(tapped["peer"] as? String, "\(tapped)")
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
         #expect(unit.waitFor("encrypted", timeout: 30) != nil)

@@ -7,8 +7,10 @@ import BluetoothCore
 /// also advertises as its static identity: between reads the owner starts,
 /// slows, stops or restricts advertising and answers LTK requests, so the
 /// input's Command Completes, connections as peripheral and disconnections
-/// drive the Advertiser. Every advertising command it sends is well formed,
-/// and it never leaves a deadline in the past.
+/// drive the Advertiser, on a controller with legacy advertising or with
+/// advertising sets (chosen by the input). Every advertising command it
+/// sends is well formed, it never mixes legacy advertising and set
+/// commands, and it never leaves a deadline in the past.
 enum H4Target {
     static let target = FuzzTarget(name: "h4", run: run, seeds: seeds)
 
@@ -48,9 +50,10 @@ enum H4Target {
         invariant(accounted == data.count, "framer lost or invented bytes: \(accounted) of \(data.count)")
 
         var now = Instant(milliseconds: 1_000)
-        let host = ReadyHost.make(now: now)
+        let host = ReadyHost.make(now: now, sets: random.below(2) == 0)
         host.setIdentityAddress(identity)
-        host.startAdvertising(payload)
+        host.startAdvertising(advertisement)
+        var kinds = AdvertisingKinds()
         for read in reads {
             now = now.adding(milliseconds: Int64(random.below(2_500)))
             host.receive(data[read], now: now)
@@ -65,19 +68,31 @@ enum H4Target {
                 host.sendL2CAP(H4.l2cap(channel: 0x0004, [UInt8](repeating: 0x0A, count: random.below(70))), on: ReadyHost.link)
             }
             if random.below(5) == 0 { owner(host, random.below(8)) }
-            drain(host, now: now)
+            drain(host, now: now, kinds: &kinds)
         }
+    }
+
+    /// Which advertising commands one host life has sent: legacy or set
+    /// commands, never both (Core Vol 4 Part E 3.1.1).
+    struct AdvertisingKinds {
+        var legacy = false
+        var sets = false
     }
 
     static let identity = StaticRandomAddress(text: "C3:44:55:66:77:88")!
     static let payload = AdvertisingPayload.accessory(name: "NavigationNotifier",
                                                       soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!])
+    static let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+    static let advertisement = Advertisement(
+        sets: [payload, AdvertisingPayload.notifBridge(name: "NavigationNotifier", service: bridgeService)],
+        combined: AdvertisingPayload.combined(name: "NavigationNotifier", soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!],
+                                              service: bridgeService))
 
     /// What the owner of a peripheral head unit asks of the host.
     static func owner(_ host: Host, _ choice: Int) {
         let handle = host.links.keys.sorted().last ?? ReadyHost.link
         switch choice {
-        case 0: host.startAdvertising(payload)
+        case 0: host.startAdvertising(advertisement)
         case 1: host.slowAdvertising()
         case 2: host.stopAdvertising()
         case 3: host.setAdvertisingAudience(.bonded([BondedIdentity(address: ReadyHost.peer, irk: [UInt8](repeating: 0x11, count: 16))],
@@ -90,9 +105,25 @@ enum H4Target {
     }
 
     /// An advertising command as the specification lays it out.
-    static func checkAdvertising(_ command: HCICommand) {
+    static func checkAdvertising(_ command: HCICommand, kinds: inout AdvertisingKinds) {
         let p = command.parameters
+        let legacy: [HCIOpcode] = [.leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData, .leSetAdvertisingEnable]
+        let sets: [HCIOpcode] = [.leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData,
+                                 .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadNumberOfSupportedAdvertisingSets]
+        if legacy.contains(command.opcode) { kinds.legacy = true }
+        if sets.contains(command.opcode) { kinds.sets = true }
+        invariant(!(kinds.legacy && kinds.sets), "legacy advertising and set commands mixed (\(command.opcode))")
         switch command.opcode {
+        case .leSetExtendedAdvertisingParameters:
+            invariant(p.count == 25 && p[0] < 2 && p[1] == 0x13 && p[2] == 0, "set parameters \(p)")
+            let min = Int(p[3]) | Int(p[4]) << 8 | Int(p[5]) << 16, max = Int(p[6]) | Int(p[7]) << 8 | Int(p[8]) << 16
+            invariant(min == max && (0x20...0x4000).contains(min), "set interval \(min)..\(max)")
+        case .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+            invariant(p.count >= 4 && p[0] < 2 && p[1] == 0x03 && p[3] <= 31 && p.count == 4 + Int(p[3]), "set data \(p)")
+        case .leSetExtendedAdvertisingEnable:
+            invariant(p == [0, 0] || (p.count >= 2 && p[0] == 1 && p[1] >= 1 && p.count == 2 + 4 * Int(p[1])), "set enable \(p)")
+        case .leSetAdvertisingSetRandomAddress:
+            invariant(p.count == 7 && p[0] < 2 && Array(p[1...]) == identity.address.littleEndianBytes, "set address \(p)")
         case .leSetAdvertisingData, .leSetScanResponseData:
             invariant(p.count == 32 && Int(p[0]) <= 31, "\(command.opcode) of \(p.count) bytes, significant \(p.first ?? 0)")
         case .leSetAdvertisingParameters:
@@ -109,7 +140,7 @@ enum H4Target {
         }
     }
 
-    static func drain(_ host: Host, now: Instant) {
+    static func drain(_ host: Host, now: Instant, kinds: inout AdvertisingKinds) {
         while let event = host.pollEvent() {
             if case .l2capFrame(_, let frame) = event {
                 invariant(frame.count >= 4 && frame.count == 4 + le16(frame, 0),
@@ -123,7 +154,7 @@ enum H4Target {
                     invariant(false, "malformed command sent")
                     return
                 }
-                checkAdvertising(command)
+                checkAdvertising(command, kinds: &kinds)
             case .aclData:
                 guard let acl = ACLPacket(body: packet.body) else {
                     invariant(false, "malformed ACL packet sent")
@@ -174,6 +205,13 @@ enum H4Target {
             // phone connects to us as central and leaves.
             ("advertising-accepted", advertisingAccepted(status: 0x00)),
             ("advertising-disallowed", advertisingAccepted(status: 0x0C)),
+            ("advertising-sets-accepted", H4.commandComplete(.leReadNumberOfSupportedAdvertisingSets, returning: [0x00, 0x02])
+                + [HCIOpcode](repeating: .leSetExtendedAdvertisingParameters, count: 2).flatMap { H4.commandComplete($0, returning: [0x00, 0x00]) }
+                + [HCIOpcode.leSetAdvertisingSetRandomAddress, .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingData,
+                   .leSetExtendedScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
+                   .leSetExtendedAdvertisingEnable].flatMap { H4.commandComplete($0, returning: [0x00]) }
+                + H4.connectionComplete(handle: other, peer: phone, role: 1)
+                + H4.commandComplete(.leSetExtendedAdvertisingEnable, returning: [0x00])),
             ("peripheral-link-and-loss", advertisingAccepted(status: 0x00)
                 + H4.connectionComplete(handle: other, peer: phone, role: 1)
                 + H4.leMeta(0x05, [0x41, 0x00] + [UInt8](repeating: 0, count: 10))

@@ -7,7 +7,8 @@ enum ReadyHost {
     static let link = ConnectionHandle(0x0040)
     static let peer = BluetoothAddress("4A:11:22:33:44:55", kind: .random)!
 
-    static func make(now: Instant) -> Host {
+    /// `sets`: the controller lists the advertising-set commands (octet 36).
+    static func make(now: Instant, sets: Bool = false) -> Host {
         let host = Host()
         host.start(now: now)
         var rounds = 0
@@ -15,7 +16,9 @@ enum ReadyHost {
             rounds += 1
             while let packet = host.pollTransmit(now: now) {
                 guard packet.type == .command, let command = HCICommand(body: packet.body) else { continue }
-                host.receive(H4.commandComplete(command.opcode, returning: answer(to: command.opcode)), now: now)
+                var reply = answer(to: command.opcode)
+                if sets, command.opcode == .readLocalSupportedCommands { reply[1 + 36] = 0b1011_1110 }
+                host.receive(H4.commandComplete(command.opcode, returning: reply), now: now)
             }
         }
         invariant(host.isReady, "bring-up against the canned answers did not finish")

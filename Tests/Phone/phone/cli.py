@@ -1,4 +1,4 @@
-"""python -m phone --hci-port 0 [--phone NAME ...] [--demo] [--acl-size 27] [--log-level LEVEL]
+"""python -m phone --hci-port 0 [--phone NAME ...] [--advertising-sets [N]] [--demo] [--acl-size 27] [--log-level LEVEL]
 
 stdout carries only the control channel (JSON events, one per line); logs and
 anything else printed go to stderr.
@@ -15,6 +15,7 @@ import sys
 import threading
 
 from .control import ControlProtocol
+from .controller import advertising_sets
 from .scenarios import demo
 from .simulator import DEFAULT_HEAD_UNIT_ADDRESS, Simulator
 
@@ -28,12 +29,15 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--head-unit-address', default=DEFAULT_HEAD_UNIT_ADDRESS, help='public address of the head unit controller')
     parser.add_argument('--state', metavar='DIR', help='keep phone identities (server names, IRKs) in DIR across runs')
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
-    parser.add_argument('--advertising-sets', action='store_true', help='the head unit controller also supports advertising sets (LE Extended Advertising claimed; extended scanning unknown)')
+    parser.add_argument('--advertising-sets', type=int, nargs='?', const=2, default=0, metavar='N',
+                        help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed, extended scanning unknown)')
     parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
     parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
     parser.add_argument('--exit-on-eof', action='store_true', help='quit when stdin closes (default: keep running until quit or SIGTERM)')
     parser.add_argument('--log-level', default='WARNING', help='DEBUG, INFO, WARNING or ERROR (logs go to stderr)')
     arguments = parser.parse_args(argv)
+    if not 0 <= arguments.advertising_sets <= advertising_sets.MAX_SETS:
+        parser.error(f'--advertising-sets must be 0..{advertising_sets.MAX_SETS}')
     if not 1 <= arguments.acl_size <= 0xFFFF or arguments.acl_buffers < 1:
         parser.error('--acl-size must be 1..65535 and --acl-buffers at least 1')
     return arguments

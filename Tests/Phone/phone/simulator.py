@@ -39,15 +39,16 @@ class Simulator:
         head_unit_address: str = DEFAULT_HEAD_UNIT_ADDRESS,
         state_dir: str | None = None,
         link_loss_delay: float | None = None,
-        advertising_sets: bool = False,
+        advertising_sets: int = 0,
         on_event: Callable[[dict], None] | None = None,
     ) -> None:
         self.acl_size = acl_size
         self.acl_buffers = acl_buffers
         self.head_unit_address = head_unit_address
         self.link_loss_delay = link_loss_delay
-        # The head unit's controller also supports advertising sets (advertising_sets.py).
-        self.advertising_sets = advertising_sets
+        # How many advertising sets the head unit's controller has (advertising_sets.py;
+        # 0: legacy advertising only).
+        self.advertising_sets = int(advertising_sets)
         self.state_dir = state_dir
         self.identities = IdentityStore(state_dir)
         self._on_event = on_event

@@ -146,6 +146,43 @@ class AdvertisementParsingTests(unittest.TestCase):
         self.assertIsNone(heard.name)
 
 
+# The head unit's combined payload for a controller with one advertising set or
+# legacy advertising only (Tests/HCITests/AdvertisingPayloadTests.swift,
+# combinedPayloadBytes): flags and ANCS solicited; NotifBridge's service and the
+# name shortened to 11 bytes (AD type 0x08).
+NOTIFBRIDGE_LE = uuid.UUID('D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44').bytes[::-1]
+COMBINED_ADVERTISING_DATA = bytes([2, 0x01, 0x06, 17, 0x15]) + ANCS_LE
+COMBINED_SCAN_RESPONSE = bytes([17, 0x07]) + NOTIFBRIDGE_LE + bytes([12, 0x08]) + b'NotifBdg HU'
+
+
+class CombinedPayloadTests(unittest.TestCase):
+    """Both of iOS's lists find the head unit in its one combined payload."""
+
+    def test_settings_lists_it_under_the_shortened_name(self) -> None:
+        heard = accessories.parse(COMBINED_ADVERTISING_DATA + COMBINED_SCAN_RESPONSE)
+        self.assertTrue(heard.ancs)
+        self.assertEqual((heard.name, heard.shortened), ('NotifBdg HU', True))
+        row = accessories.Accessory(address='C4:12:34:56:78:9A')
+        row.update(heard, -50)
+        self.assertTrue(row.is_called('NotifBdg HU-3F9A21'), 'a person told the whole name taps its beginning')
+        self.assertFalse(row.is_called('NotifBdg HX-3F9A21'))
+        self.assertEqual(row.describe(bonded=False, connected=False)['names'], ['NotifBdg HU'])
+
+    def test_the_picker_lists_it_too(self) -> None:
+        from bumble.core import AdvertisingData
+        from phone.notifbridge import picker
+
+        data = AdvertisingData.from_bytes(COMBINED_ADVERTISING_DATA + COMBINED_SCAN_RESPONSE)
+        self.assertEqual(picker.matches(data), 'NotifBdg HU')
+        self.assertEqual(picker.local_name(data), ('NotifBdg HU', True))
+        self.assertTrue(picker.is_called('NotifBdg HU', True, 'NotifBdg HU-3F9A21'))
+        self.assertFalse(picker.is_called('NotifBdg HU', False, 'NotifBdg HU-3F9A21'), 'a complete name must match whole')
+
+    def test_a_complete_name_wins_over_a_shortened_one(self) -> None:
+        both = bytes([5, 0x09]) + b'Golf' + bytes([3, 0x08]) + b'Go'
+        self.assertEqual((accessories.parse(both).name, accessories.parse(both).shortened), ('Golf', False))
+
+
 class ConnectionParameterRuleTests(unittest.TestCase):
     def test_apple_guidelines(self) -> None:
         rules = connection_parameters.broken_rules
@@ -193,7 +230,7 @@ class AdvertisingSetTests(SimulatorTestCase):
     uses legacy PDUs (Bumble's host does whenever the controller has them)."""
 
     async def asyncSetUp(self) -> None:
-        self.sim = Simulator(link_loss_delay=0.2, advertising_sets=True)
+        self.sim = Simulator(link_loss_delay=0.2, advertising_sets=2)
         self.port = await self.sim.start(0)
         self.anna = await self.sim.add_phone('anna', server_app=False)
         self.head_unit = await start_head_unit(self.port)
@@ -218,6 +255,34 @@ class AdvertisingSetTests(SimulatorTestCase):
         self.assertEqual(await asyncio.wait_for(terminated.get(), 3), 0)
         self.assertFalse(self.sim.controller.advertising_sets[advertising_set.advertising_handle].enabled)
 
+    async def test_sets_sharing_an_address_each_answer_with_their_own_scan_response(self) -> None:
+        # The head unit gives both of its sets its identity address: a scan request
+        # is answered by the set whose ADV_IND was heard.
+        device = self.head_unit.device
+        address = hci.Address('C4:12:34:56:78:9A')
+        other = 'HU-Other'
+        other_response = bytes([1 + len(other), 0x09]) + other.encode()
+        # Set 1 made first: the controller's first set is not the one heard.
+        for handle, data, response in ((1, bytes([2, 0x01, 0x06, 17, 0x07]) + ANCS_LE, other_response),
+                                       (0, ADVERTISING_DATA, SCAN_RESPONSE)):
+            await device.send_sync_command(legacy_set_parameters(handle))
+            await device.send_sync_command(hci.HCI_LE_Set_Advertising_Set_Random_Address_Command(
+                advertising_handle=handle, random_address=address))
+            await device.send_sync_command(hci.HCI_LE_Set_Extended_Advertising_Data_Command(
+                advertising_handle=handle, operation=3, fragment_preference=1, advertising_data=data))
+            await device.send_sync_command(hci.HCI_LE_Set_Extended_Scan_Response_Data_Command(
+                advertising_handle=handle, operation=3, fragment_preference=1, scan_response_data=response))
+        await device.send_sync_command(hci.HCI_LE_Set_Extended_Advertising_Enable_Command(
+            enable=1, advertising_handles=[0, 1], durations=[0, 0], max_extended_advertising_events=[0, 0]))
+        await self.anna.settings_bluetooth.open_settings(3, NAME)
+        await asyncio.sleep(1)
+        listed = self.anna.settings_bluetooth.listed()
+        # One row (one address); each ADV_IND is answered by its own set's scan
+        # response, so two sets naming it differently make the row's name flicker:
+        # why the head unit gives both sets the same name.
+        self.assertEqual(len(listed), 1, listed)
+        self.assertEqual(set(listed[0]['names']), {NAME, other})
+
     async def test_a_set_with_extended_pdus_is_not_seen_by_a_legacy_scanner(self) -> None:
         from bumble.device import AdvertisingEventProperties, AdvertisingParameters
 
@@ -231,6 +296,62 @@ class AdvertisingSetTests(SimulatorTestCase):
         )
         listed = await self.anna.settings_bluetooth.open_settings(0.5)
         self.assertEqual(listed, [])
+
+
+def legacy_set_parameters(handle: int):
+    """LE Set Extended Advertising Parameters for a connectable, scannable set with
+    legacy PDUs (ADV_IND) from its random address."""
+    return hci.HCI_LE_Set_Extended_Advertising_Parameters_Command(
+        advertising_handle=handle,
+        advertising_event_properties=0x13,
+        primary_advertising_interval_min=32,
+        primary_advertising_interval_max=32,
+        primary_advertising_channel_map=7,
+        own_address_type=hci.OwnAddressType.RANDOM,
+        peer_address_type=0,
+        peer_address=hci.Address.ANY,
+        advertising_filter_policy=0,
+        advertising_tx_power=0x7F,
+        primary_advertising_phy=1,
+        secondary_advertising_max_skip=0,
+        secondary_advertising_phy=1,
+        advertising_sid=0,
+        scan_request_notification_enable=0,
+    )
+
+
+class AdvertisingSetCountTests(SimulatorTestCase):
+    """`--advertising-sets N`: the controller has N sets, and says so."""
+
+    async def head_unit_with(self, sets: int):
+        await self.sim.stop()
+        self.sim = Simulator(advertising_sets=sets)
+        self.port = await self.sim.start(0)
+        self.head_unit = await start_head_unit(self.port)
+        self.addAsyncCleanup(self.head_unit.transport.close)
+        return self.head_unit.device
+
+    async def test_one_set_is_counted_and_a_second_refused(self) -> None:
+        device = await self.head_unit_with(1)
+        count = await device.send_sync_command(hci.HCI_LE_Read_Number_Of_Supported_Advertising_Sets_Command())
+        self.assertEqual(count.num_supported_advertising_sets, 1)
+        first = await device.send_sync_command_raw(legacy_set_parameters(0))
+        self.assertEqual(first.return_parameters.status, hci.HCI_SUCCESS)
+        second = await device.send_sync_command_raw(legacy_set_parameters(1))
+        self.assertEqual(second.return_parameters.status, hci.HCI_MEMORY_CAPACITY_EXCEEDED_ERROR)
+
+    async def test_an_address_for_a_set_without_parameters_is_refused(self) -> None:
+        device = await self.head_unit_with(2)
+        reply = await device.send_sync_command_raw(hci.HCI_LE_Set_Advertising_Set_Random_Address_Command(
+            advertising_handle=1, random_address=hci.Address('C4:12:34:56:78:9A')))
+        self.assertEqual(reply.return_parameters.status, hci.HCI_ErrorCode.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
+
+    def test_the_switch(self) -> None:
+        from phone.cli import parse_arguments
+
+        self.assertEqual(parse_arguments([]).advertising_sets, 0, 'legacy advertising only by default')
+        self.assertEqual(parse_arguments(['--advertising-sets']).advertising_sets, 2)
+        self.assertEqual(parse_arguments(['--advertising-sets', '1']).advertising_sets, 1)
 
 
 class AdvertisingFilterPolicyTests(SimulatorTestCase):
@@ -386,6 +507,11 @@ class SettingsPairingTests(SettingsTestCase):
         listed = await self.command(cmd='list_accessories', phone='anna', wait=5, name=other)
         self.assertEqual([a['name'] for a in listed['accessories']], [other])
         self.assertLess(asyncio.get_running_loop().time() - started, 2.0, 'waited for the timeout, not the name')
+        # The row keeps every name it showed, and the change is an event.
+        self.assertEqual(listed['accessories'][0]['names'], [NAME, other])
+        renamed = self.sim.find_event('accessory_renamed', phone='anna')
+        self.assertIsNotNone(renamed)
+        self.assertEqual((renamed['before'], renamed['name']), (NAME, other))
 
     async def test_settings_pairing_as_ios(self) -> None:
         connection, mark = await self.pair_from_settings()

@@ -15,6 +15,9 @@ public struct ScriptedController {
     /// features (LE Encryption only, by default).
     public var supportedCommands = [UInt8](repeating: 0, count: 64)
     public var leFeatures: UInt8 = 0x01
+    /// Its answer to LE Read Number of Supported Advertising Sets (say so in
+    /// `supportedCommands` octet 36 too).
+    public var advertisingSets: UInt8 = 0
     public var sent: [HCIPacket] = []
 
     public static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
@@ -46,6 +49,8 @@ public struct ScriptedController {
             return commandComplete(command.opcode, [0, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8), aclCount])
         case .leReadLocalSupportedFeatures:
             return commandComplete(command.opcode, [0, leFeatures, 0, 0, 0, 0, 0, 0, 0])
+        case .leReadNumberOfSupportedAdvertisingSets:
+            return commandComplete(command.opcode, [0, advertisingSets])
         default:
             return nil
         }

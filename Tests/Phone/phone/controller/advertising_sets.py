@@ -15,8 +15,17 @@ with LE Advertising Set Terminated (controller.py). A set with extended PDUs is
 still sent Bumble's way, which legacy scanners rightly ignore.
 
 These commands are only supported by a controller created with
-`advertising_sets=True` (it then claims the LE Extended Advertising feature);
-extended scanning and the extended create connection stay unknown there.
+`advertising_sets=N` for N ≥ 1 (`--advertising-sets N`; it then claims the LE
+Extended Advertising feature and has N sets: LE Read Number of Supported
+Advertising Sets answers N, and parameters for one more set are refused with
+Memory Capacity Exceeded); extended scanning and the extended create
+connection stay unknown there. N = 1 is a controller with one set, as many
+have; 0 (the default) one with legacy advertising only.
+
+Several sets may advertise from the same address (a head unit gives every set
+its identity): a scan request answers the ADV_IND just heard, so the scan
+response is that of the set whose advertising data it was
+(`SimulatedLink.legacy_advertiser`).
 """
 
 from __future__ import annotations
@@ -36,6 +45,8 @@ LEGACY = 0x10
 ADV_IND_PROPERTIES = LEGACY | SCANNABLE | CONNECTABLE
 
 _AdvertisingType = hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType
+# Advertising_Handle is 0x00..0xEF (7.8.53).
+MAX_SETS = 0xF0
 
 COMMANDS: frozenset[int] = frozenset(
     {
@@ -96,3 +107,8 @@ class LegacyPduAdvertisingSet(bumble_controller.AdvertisingSet):
         self.timer_handle = asyncio.get_running_loop().call_later(
             interval + random.uniform(0, 0.010), self._on_extended_advertising_timer_fired
         )
+
+
+def room_for_one_more(controller) -> bool:
+    """Whether `controller` can make another advertising set."""
+    return len(controller.advertising_sets) < getattr(controller, 'advertising_set_count', MAX_SETS)

@@ -108,13 +108,15 @@ class CorrectedController(bumble_controller.Controller):
         rssi: int = -50,
         link_loss_delay: float | None = None,
         autonomous_data_length: int | None = None,
-        advertising_sets: bool = False,
+        advertising_sets: int = 0,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.le_features = capabilities.LE_FEATURES
         self.supported_commands = capabilities.SUPPORTED_COMMANDS
+        # How many advertising sets it has (advertising_sets.py); 0: legacy
+        # advertising only. Extended scanning stays unknown either way.
+        self.advertising_set_count = int(advertising_sets)
         if advertising_sets:
-            # Advertising sets (advertising_sets.py); extended scanning stays unknown.
             self.le_features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
             self.supported_commands = self.supported_commands | advertising_sets_module.COMMANDS
         self.le_acl_data_packet_length = acl_size
@@ -324,7 +326,7 @@ class CorrectedController(bumble_controller.Controller):
         if not isinstance(pdu, ll.AdvInd):
             return
         address = pdu.advertiser_address
-        found = self.link.legacy_advertiser(address) if isinstance(self.link, SimulatedLink) else None
+        found = self.link.legacy_advertiser(address, pdu.data) if isinstance(self.link, SimulatedLink) else None
         advertiser_controller, advertiser = found if found else (None, None)
         rssi = getattr(advertiser_controller, 'rssi', -50)
         if self.le_scan_enable and (self.le_scanning_filter_policy in (0, 2) or address in self.filter_accept_list):
@@ -372,14 +374,26 @@ class CorrectedController(bumble_controller.Controller):
             self.advertising_sets[handle] = advertising_sets_module.LegacyPduAdvertisingSet(controller=self, handle=handle)
 
     def on_hci_le_set_advertising_set_random_address_command(self, command):
-        """Correction: sets that send legacy PDUs reach legacy scanners."""
-        self._advertising_set(command.advertising_handle)
+        """Correction: a set exists once it has parameters; an address for any
+        other is Unknown Advertising Identifier (7.8.52; Bumble makes the set)."""
+        if command.advertising_handle not in self.advertising_sets:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
         return super().on_hci_le_set_advertising_set_random_address_command(command)
 
     def on_hci_le_set_extended_advertising_parameters_command(self, command):
-        """Correction: sets that send legacy PDUs reach legacy scanners."""
+        """Corrections: sets that send legacy PDUs reach legacy scanners, and a
+        controller has only so many sets (Memory Capacity Exceeded for one more,
+        7.8.53; Bumble takes any number)."""
+        if command.advertising_handle not in self.advertising_sets and not advertising_sets_module.room_for_one_more(self):
+            return hci.HCI_LE_Set_Extended_Advertising_Parameters_ReturnParameters(
+                status=hci.HCI_ErrorCode.MEMORY_CAPACITY_EXCEEDED_ERROR, selected_tx_power=0)
         self._advertising_set(command.advertising_handle)
         return super().on_hci_le_set_extended_advertising_parameters_command(command)
+
+    def on_hci_le_read_number_of_supported_advertising_sets_command(self, _command):
+        """Correction: the number of sets this controller was made with."""
+        return hci.HCI_LE_Read_Number_Of_Supported_Advertising_Sets_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, num_supported_advertising_sets=self.advertising_set_count)
 
     # ======================================================================
     # Filter accept list (Bumble's commands are stubs)

@@ -31,10 +31,21 @@ class SimulatedLink(LocalLink):
                 return controller, other
         return None
 
-    def legacy_advertiser(self, address: hci.Address):
+    def legacy_advertiser(self, address: hci.Address, data: bytes | None = None):
         """The (controller, advertiser) currently sending legacy PDUs with `address`:
         its LegacyAdvertiser, or an advertising set that uses legacy PDUs (both have
-        `advertising_type` and `scan_response_data`)."""
+        `advertising_type` and `scan_response_data`). Several sets may share an
+        address: given the advertising `data` just heard, the set that sent it."""
+        if data is not None:
+            for controller in self.controllers:
+                for advertising_set in controller.advertising_sets.values():
+                    if (
+                        advertising_set.enabled
+                        and getattr(advertising_set, 'uses_legacy_pdus', False)
+                        and advertising_set.address == address
+                        and bytes(advertising_set.data) == bytes(data)
+                    ):
+                        return controller, advertising_set
         for controller in self.controllers:
             advertiser = controller.le_legacy_advertiser
             if advertiser.enabled and advertiser.address == address:

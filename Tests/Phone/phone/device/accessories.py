@@ -46,6 +46,8 @@ class Heard:
     """What one advertising (or scan response) report says about an accessory."""
 
     name: str | None = None
+    # The name came as a shortened name (AD type 0x08): the beginning of it.
+    shortened: bool = False
     ancs: bool = False
     ams: bool = False
     hid: bool = False
@@ -61,8 +63,10 @@ def parse(data: bytes) -> Heard:
         elif ad_type in (AD_INCOMPLETE_16, AD_COMPLETE_16):
             services = {int.from_bytes(value[i : i + 2], 'little') for i in range(0, len(value) - 1, 2)}
             heard.hid = heard.hid or HID_SERVICE in services
-        elif ad_type in (AD_SHORTENED_NAME, AD_COMPLETE_NAME):
+        elif ad_type == AD_COMPLETE_NAME or (ad_type == AD_SHORTENED_NAME and (heard.name is None or heard.shortened)):
+            # The complete name wins over a shortened one, whatever the order.
             heard.name = value.decode('utf-8', errors='replace')
+            heard.shortened = ad_type == AD_SHORTENED_NAME
     return heard
 
 
@@ -74,18 +78,29 @@ class Accessory:
     public: bool = False  # that address is a public device address (else random)
     identity: str | None = None  # its identity address, once bonded and resolved
     name: str | None = None
+    shortened: bool = False
+    # Every name the row has shown, in order: one while the name holds still.
+    names: list[str] = dataclasses.field(default_factory=list)
     rssi: int = 0
     ancs: bool = False
     ams: bool = False
     hid: bool = False
     last_seen: float = dataclasses.field(default_factory=time.monotonic)
 
+    def is_called(self, name: str) -> bool:
+        """Whether a person told the accessory is `name` taps this row: the
+        same name, or a shortened one (AD type 0x08) that `name` begins with."""
+        return self.name is not None and (self.name == name or (self.shortened and name.startswith(self.name)))
+
     @property
     def listed(self) -> bool:
         return self.ancs or self.hid
 
     def update(self, heard: Heard, rssi: int) -> None:
-        self.name = heard.name or self.name
+        if heard.name is not None:
+            self.name, self.shortened = heard.name, heard.shortened
+            if not self.names or self.names[-1] != heard.name:
+                self.names.append(heard.name)
         self.ancs = self.ancs or heard.ancs
         self.ams = self.ams or heard.ams
         self.hid = self.hid or heard.hid
@@ -98,6 +113,8 @@ class Accessory:
             'address_type': 'public' if self.public else 'random',
             'identity': self.identity,
             'name': self.name,
+            'names': list(self.names),
+            'shortened': self.shortened,
             'rssi': self.rssi,
             'ancs': self.ancs,
             'ams': self.ams,

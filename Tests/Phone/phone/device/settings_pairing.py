@@ -154,10 +154,11 @@ class SettingsBluetooth:
             accessory.public = address.address_type == hci.Address.PUBLIC_DEVICE_ADDRESS
             accessory.update(heard, advertisement.rssi)
             if (accessory.name, accessory.ancs, accessory.hid) != before:
-                # A row of the list changed (an accessory that takes turns
-                # between two advertisements changes its name): whoever waits
-                # for a name looks again.
+                # A row of the list changed: whoever waits for a name looks again.
                 self._found.set()
+                if before[0] is not None and accessory.name != before[0]:
+                    # The row's name changed under the user's eyes.
+                    self.emit('accessory_renamed', **self.describe(accessory), before=before[0])
         if identity in self.bonded and not self.connection_to(identity) and not self._connecting:
             self.phone.spawn(self._reconnect(identity, address))
 
@@ -196,7 +197,7 @@ class SettingsBluetooth:
         await self.update_scanning()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        while not any(name is None or a['name'] == name for a in self.listed()):
+        while not any(name is None or a.is_called(name) for a in self._shown().values()):
             remaining = deadline - loop.time()
             if remaining <= 0:
                 break
@@ -227,7 +228,7 @@ class SettingsBluetooth:
         for key, accessory in self._shown().items():
             if address is not None and address.upper() in (key.upper(), accessory.address.upper()):
                 return accessory
-            if address is None and name is not None and accessory.name == name:
+            if address is None and name is not None and accessory.is_called(name):
                 return accessory
         raise LookupError(f'no accessory {address or name!r} in Settings → Bluetooth')
 

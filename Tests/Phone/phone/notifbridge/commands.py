@@ -10,7 +10,7 @@ import asyncio
 from bumble import hci
 
 from . import faults
-from .picker import find_accessory
+from .picker import find_accessory, watch
 from .sender import KEY_WRITE_STYLES, DeliveryFailed, NotifBridgeSender, connect_central
 
 _SENDER_OPTIONS = {'key_write': str, 'chunk_timeout': float, 'frame_resends': int, 'receipt_timeout': float,
@@ -61,6 +61,13 @@ def register(protocol) -> None:
                     and connection.peer_address.to_string(with_type_qualifier=False) == address.split('/')[0]):
                 return connection
         return None
+
+    async def picker(arguments: dict) -> dict:
+        """The picker open for `seconds`: each accessory it lists with every
+        name heard from it meanwhile (one when the name held still)."""
+        phone = phone_of(arguments)
+        seen = await watch(phone.device, number(arguments, 'seconds', 3.0))
+        return {'accessories': [{'address': address, 'names': names} for address, names in seen.items()]}
 
     async def connect(arguments: dict) -> dict:
         phone = phone_of(arguments)
@@ -251,7 +258,7 @@ def register(protocol) -> None:
 
         return run_command
 
-    for name, handler in (('connect', connect), ('disconnect', disconnect), ('keys', keys), ('prepare', prepare),
+    for name, handler in (('picker', picker), ('connect', connect), ('disconnect', disconnect), ('keys', keys), ('prepare', prepare),
                           ('activate', activate), ('rotate', rotate),
                           ('post', post), ('remove', remove), ('remove_all', remove_all), ('state', state),
                           ('wait_displayed', wait_displayed), ('duplicate', duplicate), ('tamper', tamper),

@@ -1,0 +1,44 @@
+import AMS
+import ANCS
+import HCI
+import NotifBridge
+
+/// The one name iOS lists the head unit under, in Settings → Bluetooth and
+/// in NotifBridge's accessory picker alike (docs/NOTIFBRIDGE.md, "One name
+/// in iOS's lists"), and what carries it on air.
+enum HeadUnitName {
+    /// NotifBridge's picker lists only advertisers whose name contains this
+    /// (the app's `NSAccessorySetupBluetoothNames`).
+    static let notifBridgeMarker = "NotifBdg"
+    /// The longest name a payload's scan response holds whole (31 − 2).
+    static let maxBytes = AdvertisingPayload.maxLength - 2
+
+    /// From the configuration and the persistent client name only, so that
+    /// it is the same at every start: `device-name` or `NavigationNotifier
+    /// HU-3F9A21`; with NotifBridge on, the picker's marker first and then
+    /// `device-name` or the client name's digits (`NotifBdg 3F9A21`). The
+    /// marker leads because a controller with one advertising set has room
+    /// for 11 bytes of name (`AdvertisingPayload.combined`) and a shortened
+    /// name is the beginning of the complete one: the picker still finds
+    /// `NotifBdg 3F`, and two head units side by side differ there.
+    static func of(deviceName: String?, clientName: String, notifBridge: Bool) -> String {
+        let digits = clientName.hasPrefix("HU-") ? String(clientName.dropFirst(3)) : clientName
+        let name = notifBridge ? notifBridgeMarker + " " + (deviceName ?? digits)
+                               : deviceName ?? "NavigationNotifier " + clientName
+        return AdvertisingPayload.prefix(of: name, maxBytes: maxBytes)
+    }
+}
+
+extension HeadUnitCore {
+    /// What the controller is asked to advertise: the Settings accessory
+    /// (ANCS solicited, AMS where there is room) and, when NotifBridge is
+    /// on, NotifBridge's service, on a set each or combined in one
+    /// payload; `name` in every one of them.
+    func advertisement(named name: String) -> Advertisement {
+        let settings = AdvertisingPayload.accessory(name: name, soliciting: [ANCSUUIDs.service, AMSUUIDs.service])
+        guard notifBridge != nil else { return Advertisement(settings) }
+        return Advertisement(sets: [settings, AdvertisingPayload.notifBridge(name: name, service: NotifBridgeUUIDs.service)],
+                             combined: AdvertisingPayload.combined(name: name, soliciting: [ANCSUUIDs.service],
+                                                                   service: NotifBridgeUUIDs.service))
+    }
+}

@@ -1,0 +1,80 @@
+import BluetoothCore
+@testable import HCI
+import ScriptedPeers
+import Testing
+@testable import HeadUnitCore
+
+/// The head unit is listed under one name (docs/NOTIFBRIDGE.md, "One name
+/// in iOS's lists"): every payload the controller holds names it the same
+/// way, from the first command to the slow interval, through a connection,
+/// and again after a restart.
+@Suite struct OneNameTests {
+    /// A controller with `sets` advertising sets (0: legacy advertising only).
+    func rig(sets: UInt8, settings: CoreSettings = CoreSettings(findsNavigationNotifierPhones: false)) throws -> CoreRig {
+        try settingsRig(settings: settings) { rig in
+            if sets > 0 {
+                rig.controller.supportedCommands[36] = 0b1011_1110
+                rig.controller.advertisingSets = sets
+            }
+        }.0
+    }
+
+    /// Every name in the payloads the controller has accepted now.
+    func namesOnAir(_ rig: CoreRig) -> [String] {
+        let applied = rig.core.host.advertiser.applied
+        return applied.data.keys.sorted().flatMap { set -> [String] in
+            var data = AdvertisingData(applied.data[set] ?? [])
+            data.merge(applied.scanResponse[set] ?? [])
+            return [data.completeName, data.shortName].compactMap { $0 }
+        }
+    }
+
+    /// The names on air, sampled every 100 ms for `seconds` (the fast
+    /// period ends at 30 s), then through a phone connecting and leaving.
+    func namesOverTime(_ rig: CoreRig, seconds: Int) -> Set<String> {
+        var seen = Set(namesOnAir(rig))
+        for _ in 0..<(seconds * 10) {
+            rig.advance(milliseconds: 100)
+            seen.formUnion(namesOnAir(rig))
+        }
+        rig.phoneConnectsToUs()
+        rig.settle()
+        seen.formUnion(namesOnAir(rig))
+        return seen
+    }
+
+    @Test func twoSetsCarryTheCompleteNameBoth() throws {
+        let rig = try rig(sets: 4)
+        #expect(rig.core.host.advertiser.commands == .sets(4))
+        #expect(rig.core.host.advertiser.applied.data.count == 2, "the Settings and NotifBridge sets")
+        #expect(namesOnAir(rig) == ["NotifBdg 3F9A21", "NotifBdg 3F9A21"])
+        #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg 3F9A21"])
+    }
+
+    @Test func oneSetOrLegacyAdvertisingCarryTheShortenedNameOnly() throws {
+        for sets: UInt8 in [0, 1] {
+            let rig = try rig(sets: sets)
+            #expect(rig.core.host.advertiser.payloads.count == 1)
+            // 11 bytes of it: the beginning of the complete name the screen shows.
+            #expect(namesOnAir(rig) == ["NotifBdg 3F"])
+            #expect(rig.screen().hint?.hasSuffix("tap NotifBdg 3F9A21") == true)
+            #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg 3F"])
+        }
+    }
+
+    @Test func theNameComesFromStoredStateAloneAndSurvivesARestart() throws {
+        let first = try rig(sets: 2)
+        let second = try rig(sets: 2)
+        #expect(namesOnAir(first) == namesOnAir(second))
+        #expect(HeadUnitName.of(deviceName: nil, clientName: "HU-3F9A21", notifBridge: true) == "NotifBdg 3F9A21")
+        #expect(HeadUnitName.of(deviceName: "Golf", clientName: "HU-3F9A21", notifBridge: true) == "NotifBdg Golf")
+        #expect(HeadUnitName.of(deviceName: nil, clientName: "HU-3F9A21", notifBridge: false) == "NavigationNotifier HU-3F9A21")
+        #expect(HeadUnitName.of(deviceName: String(repeating: "x", count: 40), clientName: "HU-3F9A21", notifBridge: false).utf8.count == 29)
+    }
+
+    @Test func withoutNotifBridgeOnePayloadAndTheUsualName() throws {
+        let rig = try rig(sets: 4, settings: CoreSettings(notifBridge: false, findsNavigationNotifierPhones: false))
+        #expect(rig.core.host.advertiser.payloads.count == 1)
+        #expect(namesOnAir(rig) == ["NavigationNotifier HU-3F9A21"])
+    }
+}
