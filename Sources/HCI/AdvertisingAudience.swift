@@ -38,14 +38,14 @@ public enum AudienceFiltering: Equatable {
 }
 
 extension ControllerInfo {
-    /// LE Clear / Add Device To Filter Accept List (Supported_Commands 26.7, 27.0).
-    public var supportsFilterAcceptList: Bool { supportsCommand(octet: 26, bit: 7) && supportsCommand(octet: 27, bit: 0) }
+    /// LE Clear / Add Device To Filter Accept List.
+    public var supportsFilterAcceptList: Bool { supports(.leClearFilterAcceptList) && supports(.leAddDeviceToFilterAcceptList) }
 
     /// LL Privacy with LE Add Device To / Clear Resolving List and LE Set
-    /// Address Resolution Enable (34.3, 34.5, 35.1).
+    /// Address Resolution Enable.
     public var supportsAddressResolution: Bool {
-        supportsLLPrivacy && supportsCommand(octet: 34, bit: 3) && supportsCommand(octet: 34, bit: 5)
-            && supportsCommand(octet: 35, bit: 1)
+        supportsLLPrivacy && supports(.leAddDeviceToResolvingList) && supports(.leClearResolvingList)
+            && supports(.leSetAddressResolutionEnable)
     }
 
     /// How `audience` can be enforced on this controller.
