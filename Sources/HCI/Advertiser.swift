@@ -26,6 +26,14 @@ import BluetoothCore
 /// the controller never answers is the host's business (it resets the
 /// controller, and `controllerReady` starts over).
 ///
+/// The lists never keep it off: when the bonds do not fit the
+/// controller's filter accept or resolving list, or the controller
+/// refuses a list command, it advertises to anyone and `filtering` says
+/// `.host` (the owner refuses strangers itself). A refused list is tried
+/// again after a pause that doubles up to 16 s, except Memory Capacity
+/// Exceeded: the list is full, and stays so for this audience. The bonds
+/// themselves are the owner's and never touched.
+///
 /// The host owns one and feeds it; see `Host.startAdvertising`.
 public struct Advertiser {
     public enum State: Equatable {
@@ -96,6 +104,10 @@ public struct Advertiser {
     private var listProgram: [HCICommand] = []
     private var retryAt: Instant?
     private var retryDelay = Advertiser.firstRetryMilliseconds
+    /// The audience whose lists the controller refused, and when to try
+    /// them again (nil: not for this audience, the controller's list is full).
+    private var refusedLists: (audience: AdvertisingAudience, retryAt: Instant?)?
+    private var listRetryDelay = Advertiser.firstRetryMilliseconds
 
     public init() {}
 
@@ -113,6 +125,7 @@ public struct Advertiser {
     /// bring-up, when nothing is known: the owner checks until then).
     public var filtering: AudienceFiltering {
         guard let controller else { return audience == .anyone ? .none : .host }
+        if audience != .anyone, let refused = refusedLists, refused.audience == audience { return .host }
         return controller.filtering(for: audience)
     }
 
@@ -169,6 +182,11 @@ public struct Advertiser {
         guard audience != self.audience else { return }
         self.audience = audience
         listProgram = []
+        refusedLists = nil
+        listRetryDelay = Advertiser.firstRetryMilliseconds
+        if let controller, let why = controller.hostFilteringReason(for: audience) {
+            Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
+        }
     }
 
     // MARK: - What the controller did
@@ -180,8 +198,13 @@ public struct Advertiser {
         listProgram = []
         retryAt = nil
         retryDelay = Advertiser.firstRetryMilliseconds
+        refusedLists = nil
+        listRetryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
         if payload != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
+        if let why = info.hostFilteringReason(for: audience) {
+            Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
+        }
     }
 
     /// The controller is gone (reset, transport closed): it remembers nothing.
@@ -191,6 +214,7 @@ public struct Advertiser {
         inFlight = nil
         listProgram = []
         retryAt = nil
+        refusedLists = nil
         peripheralLinks = []
     }
 
@@ -217,10 +241,15 @@ public struct Advertiser {
     /// payload's turn or a retry.
     public var nextDeadline: Instant? {
         let advertising = payload != nil && peripheralLinks.isEmpty
-        return earliest(earliest(advertising ? fastUntil : nil, advertising ? turnAt : nil), retryAt)
+        let listRetry = advertising ? refusedLists?.retryAt : nil
+        return earliest(earliest(earliest(advertising ? fastUntil : nil, advertising ? turnAt : nil), retryAt), listRetry)
     }
 
     mutating func handleTimeout(now: Instant) {
+        if let at = refusedLists?.retryAt, at <= now {
+            refusedLists = nil
+            Log.info("adv", "trying the controller's lists again")
+        }
         if let at = turnAt, at <= now, payloads.count > 1, peripheralLinks.isEmpty {
             turn = (turn + 1) % payloads.count
             turnAt = now.adding(milliseconds: Advertiser.turnMilliseconds)
@@ -252,8 +281,11 @@ public struct Advertiser {
         // and controllerReady follow and start over.
         if result == .notAnswered { return }
         guard result.status.isSuccess else {
-            Log.warning("adv", "\(step.command.opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             listProgram = []
+            if case .list = step {
+                return listsRefused(step.command.opcode, result.status, now: now)
+            }
+            Log.warning("adv", "\(step.command.opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             retryAt = now.adding(milliseconds: retryDelay)
             retryDelay = min(retryDelay * 2, Advertiser.maxRetryMilliseconds)
             return
@@ -272,7 +304,27 @@ public struct Advertiser {
         case .data(let d): applied.data = d
         case .scanResponse(let d): applied.scanResponse = d
         case .list(_, let audience):
-            if let audience { applied.lists = audience }
+            if let audience {
+                applied.lists = audience
+                listRetryDelay = Advertiser.firstRetryMilliseconds
+            }
+        }
+    }
+
+    /// The controller refused a list command: advertising goes on for
+    /// anyone (the owner filters), and the lists are tried again later
+    /// unless the controller said they are full.
+    private mutating func listsRefused(_ opcode: HCIOpcode, _ status: HCIStatus, now: Instant) {
+        applied.lists = nil
+        if status == .memoryCapacityExceeded {
+            refusedLists = (audience, nil)
+            Log.warning("adv", "\(opcode) refused: \(status); the controller's list is full, advertising to anyone"
+                + " and strangers are refused by the head unit (no bond is lost)")
+        } else {
+            refusedLists = (audience, now.adding(milliseconds: listRetryDelay))
+            Log.warning("adv", "\(opcode) refused: \(status); advertising to anyone meanwhile (strangers are refused"
+                + " by the head unit), the lists again in \(listRetryDelay) ms")
+            listRetryDelay = min(listRetryDelay * 2, Advertiser.maxRetryMilliseconds)
         }
     }
 
