@@ -19,7 +19,7 @@ import logging
 import os
 from collections.abc import Callable
 
-from .controller import CorrectedController, H4Server, HostInterface, SimulatedLink
+from .controller import ControllerVariant, CorrectedController, H4Server, HostInterface, SimulatedLink
 from .device.identity import IdentityStore
 from .device.phone import Phone, PhoneError, PhoneSettings
 
@@ -40,6 +40,7 @@ class Simulator:
         state_dir: str | None = None,
         link_loss_delay: float | None = None,
         advertising_sets: bool = False,
+        controller_variant: ControllerVariant = ControllerVariant(),
         on_event: Callable[[dict], None] | None = None,
     ) -> None:
         self.acl_size = acl_size
@@ -48,6 +49,9 @@ class Simulator:
         self.link_loss_delay = link_loss_delay
         # The head unit's controller also supports advertising sets (advertising_sets.py).
         self.advertising_sets = advertising_sets
+        # Where the head unit's controller differs from the default (key size
+        # command, LL Privacy, list sizes).
+        self.controller_variant = controller_variant
         self.state_dir = state_dir
         self.identities = IdentityStore(state_dir)
         self._on_event = on_event
@@ -113,6 +117,7 @@ class Simulator:
             manufacturer=BROADCOM,
             link_loss_delay=self.link_loss_delay,
             advertising_sets=self.advertising_sets,
+            variant=self.controller_variant,
         )
         self.host_interface = HostInterface(
             self.controller,
