@@ -307,6 +307,9 @@ public struct Advertiser {
             if let audience {
                 applied.lists = audience
                 listRetryDelay = Advertiser.firstRetryMilliseconds
+                if case .bonded(let peers, _) = audience {
+                    Log.info("adv", "the controller's lists hold the \(peers.count) bonded phone(s): it ignores strangers itself")
+                }
             }
         }
     }

@@ -82,11 +82,14 @@ CONNECT_REQUESTS = 0x02
 
 
 def _accepts(advertiser, controller, address: hci.Address, requests: int) -> bool:
-    """Whether an advertiser takes scan (or connection) requests from `address`."""
+    """Whether an advertiser takes scan (or connection) requests from `address`
+    (with LL Privacy, a private address is checked as the identity it resolves to)."""
     policy = getattr(advertiser, 'advertising_filter_policy', 0) or 0
     if not policy & requests:
         return True
-    return address in getattr(controller, 'filter_accept_list', ())
+    resolve = getattr(controller, 'resolve', None)
+    identity = resolve(address) if resolve is not None else None
+    return (identity or address) in getattr(controller, 'filter_accept_list', ())
 
 
 def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
