@@ -1,6 +1,7 @@
 import BluetoothCore
 import Testing
 @testable import HCI
+import ScriptedPeers
 
 /// The advertiser on its own: what it asks the controller, given answers.
 @Suite struct AdvertiserTests {
@@ -30,11 +31,9 @@ import Testing
 
     func privacyController() -> ControllerInfo {
         var info = ControllerInfo()
-        info.supportedCommands = [UInt8](repeating: 0, count: 64)
-        info.supportedCommands[26] = 0x80
-        info.supportedCommands[27] = 0x01
-        info.supportedCommands[34] = 0x28
-        info.supportedCommands[35] = 0x02
+        info.supportedCommands = ScriptedController.mask([.leClearFilterAcceptList, .leAddDeviceToFilterAcceptList,
+                                                          .leAddDeviceToResolvingList, .leClearResolvingList,
+                                                          .leSetAddressResolutionEnable])
         info.leFeatures = 1 << 6
         return info
     }

@@ -69,9 +69,7 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
         let (sent, progress) = run { command in
             switch command.opcode {
             case .readLocalSupportedCommands:
-                var mask = [UInt8](repeating: 0, count: 64)
-                mask[41] = 1 << 5
-                return .complete([0] + mask)
+                return .complete([0] + ScriptedController.mask([.leReadBufferSizeV2]))
             case .leReadBufferSizeV2:
                 // 251-byte LE ACL packets, 12 of them, then the ISO buffers.
                 return .complete([0, 0xFB, 0x00, 12, 0x00, 0x01, 4])
