@@ -15,8 +15,8 @@ import BluetoothCore
 /// parameters, enable.
 ///
 /// How depends on the controller. One whose Supported Commands list the
-/// advertising-set commands is asked how many sets it has (LE Read Number
-/// of Supported Advertising Sets); with enough for the advertisement's
+/// advertising-set commands has said at bring-up how many sets it has (LE
+/// Read Number of Supported Advertising Sets, in `ControllerInfo`); with enough for the advertisement's
 /// payloads (the Settings accessory and NotifBridge: two) each payload
 /// gets a set of its own, every set sending legacy ADV_IND PDUs from our
 /// identity address, all enabled together. With one set, or legacy
@@ -34,6 +34,14 @@ import BluetoothCore
 /// is logged and retried after a pause that doubles up to 16 s; a command
 /// the controller never answers is the host's business (it resets the
 /// controller, and `controllerReady` starts over).
+///
+/// The lists never keep it off: when the bonds do not fit the
+/// controller's filter accept or resolving list, or the controller
+/// refuses a list command, it advertises to anyone and `filtering` says
+/// `.host` (the owner refuses strangers itself). A refused list is tried
+/// again after a pause that doubles up to 16 s, except Memory Capacity
+/// Exceeded: the list is full, and stays so for this audience. The bonds
+/// themselves are the owner's and never touched.
 ///
 /// The host owns one and feeds it; see `Host.startAdvertising`.
 public struct Advertiser {
@@ -71,7 +79,6 @@ public struct Advertiser {
     /// One command and what its success means. `set` is the advertising
     /// set (always 0 with legacy commands).
     enum Step: Equatable {
-        case readSetCount
         case identity(StaticRandomAddress, set: Int)
         case enable(Bool)
         case parameters(Parameters, set: Int)
@@ -101,7 +108,7 @@ public struct Advertiser {
 
     // What the controller does.
     private var controller: ControllerInfo?
-    /// Nil while the number of sets is still to be asked.
+    /// Nil until the controller is ready.
     public private(set) var commands: Commands?
     private var peripheralLinks: [ConnectionHandle] = []
     private(set) var applied = Applied()
@@ -109,6 +116,10 @@ public struct Advertiser {
     private var listProgram: [HCICommand] = []
     private var retryAt: Instant?
     private var retryDelay = Advertiser.firstRetryMilliseconds
+    /// The audience whose lists the controller refused, and when to try
+    /// them again (nil: not for this audience, the controller's list is full).
+    private var refusedLists: (audience: AdvertisingAudience, retryAt: Instant?)?
+    private var listRetryDelay = Advertiser.firstRetryMilliseconds
 
     public init() {}
 
@@ -132,6 +143,7 @@ public struct Advertiser {
     /// bring-up, when nothing is known: the owner checks until then).
     public var filtering: AudienceFiltering {
         guard let controller else { return audience == .anyone ? .none : .host }
+        if audience != .anyone, let refused = refusedLists, refused.audience == audience { return .host }
         return controller.filtering(for: audience)
     }
 
@@ -182,20 +194,30 @@ public struct Advertiser {
         guard audience != self.audience else { return }
         self.audience = audience
         listProgram = []
+        refusedLists = nil
+        listRetryDelay = Advertiser.firstRetryMilliseconds
+        if let controller, let why = controller.hostFilteringReason(for: audience) {
+            Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
+        }
     }
 
     // MARK: - What the controller did
 
     mutating func controllerReady(_ info: ControllerInfo, now: Instant) {
         controller = info
-        commands = info.supportsAdvertisingSets ? nil : .legacy
+        commands = Advertiser.commands(for: info, wanted: advertisement?.sets.count ?? 2)
         applied = Applied()
         inFlight = nil
         listProgram = []
         retryAt = nil
         retryDelay = Advertiser.firstRetryMilliseconds
+        refusedLists = nil
+        listRetryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
         if advertisement != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
+        if let why = info.hostFilteringReason(for: audience) {
+            Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
+        }
     }
 
     /// The controller is gone (reset, transport closed): it remembers nothing.
@@ -206,6 +228,7 @@ public struct Advertiser {
         inFlight = nil
         listProgram = []
         retryAt = nil
+        refusedLists = nil
         peripheralLinks = []
     }
 
@@ -231,10 +254,15 @@ public struct Advertiser {
     /// When `handleTimeout` is due: the end of the fast period or a retry.
     public var nextDeadline: Instant? {
         let advertising = advertisement != nil && peripheralLinks.isEmpty
-        return earliest(advertising ? fastUntil : nil, retryAt)
+        let listRetry = advertising ? refusedLists?.retryAt : nil
+        return earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry)
     }
 
     mutating func handleTimeout(now: Instant) {
+        if let at = refusedLists?.retryAt, at <= now {
+            refusedLists = nil
+            Log.info("adv", "trying the controller's lists again")
+        }
         if let until = fastUntil, until <= now, advertisement != nil {
             fastUntil = nil
             Log.info("adv", "no phone in \(Advertiser.fastPeriodMilliseconds / 1000) s; advertising every \(AdvertisingInterval.slow) from now on")
@@ -261,20 +289,18 @@ public struct Advertiser {
         // Unanswered: the host is resetting the controller; controllerLost
         // and controllerReady follow and start over.
         if result == .notAnswered { return }
-        if step == .readSetCount {
-            learnSetCount(result)
-            return
-        }
         guard result.status.isSuccess else {
-            Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             listProgram = []
+            if case .list = step {
+                return listsRefused(command(for: step).opcode, result.status, now: now)
+            }
+            Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             retryAt = now.adding(milliseconds: retryDelay)
             retryDelay = min(retryDelay * 2, Advertiser.maxRetryMilliseconds)
             return
         }
         retryDelay = Advertiser.firstRetryMilliseconds
         switch step {
-        case .readSetCount: break
         case .identity(let a, let set): applied.identity[set] = a
         case .enable(let on):
             applied.enabledSets = on ? payloads.count : 0
@@ -287,26 +313,46 @@ public struct Advertiser {
         case .data(let d, let set): applied.data[set] = d
         case .scanResponse(let d, let set): applied.scanResponse[set] = d
         case .list(_, let audience):
-            if let audience { applied.lists = audience }
+            if let audience {
+                applied.lists = audience
+                listRetryDelay = Advertiser.firstRetryMilliseconds
+                if case .bonded(let peers, _) = audience {
+                    Log.info("adv", "the controller's lists hold the \(peers.count) bonded phone(s): it ignores strangers itself")
+                }
+            }
         }
     }
 
-    /// The answer to LE Read Number of Supported Advertising Sets. A
-    /// controller that cannot say advertises the legacy way.
-    private mutating func learnSetCount(_ result: CommandResult) {
-        switch result.decode(NumberOfAdvertisingSets.self, for: .leReadNumberOfSupportedAdvertisingSets) {
-        case .success(let answer) where answer.count > 0:
-            commands = .sets(answer.count)
-            let wanted = advertisement?.sets.count ?? 1
-            Log.info("adv", "the controller has \(answer.count) advertising set\(answer.count == 1 ? "" : "s"); "
-                + (answer.count >= wanted ? "one per payload" : "one combined payload"))
-        case .success:
-            commands = .legacy
-            Log.info("adv", "the controller has no advertising sets; legacy advertising")
-        case .failure(let failure):
-            commands = .legacy
-            Log.warning("adv", "number of advertising sets unknown (\(failure)); legacy advertising")
+    /// The controller refused a list command: advertising goes on for
+    /// anyone (the owner filters), and the lists are tried again later
+    /// unless the controller said they are full.
+    private mutating func listsRefused(_ opcode: HCIOpcode, _ status: HCIStatus, now: Instant) {
+        applied.lists = nil
+        if status == .memoryCapacityExceeded {
+            refusedLists = (audience, nil)
+            Log.warning("adv", "\(opcode) refused: \(status); the controller's list is full, advertising to anyone"
+                + " and strangers are refused by the head unit (no bond is lost)")
+        } else {
+            refusedLists = (audience, now.adding(milliseconds: listRetryDelay))
+            Log.warning("adv", "\(opcode) refused: \(status); advertising to anyone meanwhile (strangers are refused"
+                + " by the head unit), the lists again in \(listRetryDelay) ms")
+            listRetryDelay = min(listRetryDelay * 2, Advertiser.maxRetryMilliseconds)
         }
+    }
+
+    /// Sets where the controller has them (bring-up counted them), the
+    /// legacy commands otherwise: a controller that lists the set commands
+    /// but could not say how many it has advertises the legacy way.
+    static func commands(for info: ControllerInfo, wanted: Int) -> Commands {
+        guard info.supportsAdvertisingSets, let count = info.advertisingSets, count > 0 else {
+            if info.supportsAdvertisingSets {
+                Log.info("adv", "number of advertising sets unknown; legacy advertising")
+            }
+            return .legacy
+        }
+        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s"); "
+            + (count >= wanted ? "one per payload" : "one combined payload"))
+        return .sets(count)
     }
 
     private var desiredParameters: Parameters {
@@ -317,8 +363,6 @@ public struct Advertiser {
     private func command(for step: Step) -> HCICommand {
         let legacy = commands != nil && commands == .legacy
         switch step {
-        case .readSetCount:
-            return .leReadNumberOfSupportedAdvertisingSets()
         case let .identity(a, set):
             return legacy ? .leSetRandomAddress(a) : .leSetAdvertisingSetRandomAddress(handle(set), a)
         case .enable(let on):
@@ -343,7 +387,7 @@ public struct Advertiser {
     /// The first difference between what is wanted and what the controller
     /// has, as a command. Whatever needs advertising off turns it off first.
     private mutating func nextStep() -> Step? {
-        guard let commands else { return advertisement != nil ? .readSetCount : nil }
+        guard let commands else { return nil }
         let enabled = applied.enabledSets > 0
         // The legacy random address is the controller's own, wanted before
         // any scan even when nothing is advertised.

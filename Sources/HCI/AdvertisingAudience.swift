@@ -38,22 +38,38 @@ public enum AudienceFiltering: Equatable {
 }
 
 extension ControllerInfo {
-    /// LE Clear / Add Device To Filter Accept List (Supported_Commands 26.7, 27.0).
-    public var supportsFilterAcceptList: Bool { supportsCommand(octet: 26, bit: 7) && supportsCommand(octet: 27, bit: 0) }
+    /// LE Clear / Add Device To Filter Accept List.
+    public var supportsFilterAcceptList: Bool { supports(.leClearFilterAcceptList) && supports(.leAddDeviceToFilterAcceptList) }
 
     /// LL Privacy with LE Add Device To / Clear Resolving List and LE Set
-    /// Address Resolution Enable (34.3, 34.5, 35.1).
+    /// Address Resolution Enable.
     public var supportsAddressResolution: Bool {
-        supportsLLPrivacy && supportsCommand(octet: 34, bit: 3) && supportsCommand(octet: 34, bit: 5)
-            && supportsCommand(octet: 35, bit: 1)
+        supportsLLPrivacy && supports(.leAddDeviceToResolvingList) && supports(.leClearResolvingList)
+            && supports(.leSetAddressResolutionEnable)
     }
 
     /// How `audience` can be enforced on this controller.
     public func filtering(for audience: AdvertisingAudience) -> AudienceFiltering {
-        guard case .bonded(let peers, _) = audience else { return .none }
-        guard supportsFilterAcceptList else { return .host }
-        if peers.contains(where: { $0.irk != nil }) && !supportsAddressResolution { return .host }
-        return .controller
+        guard case .bonded = audience else { return .none }
+        return hostFilteringReason(for: audience) == nil ? .controller : .host
+    }
+
+    /// Why the controller cannot enforce `audience` (for the log), or nil
+    /// when it can. Bonds beyond a list's size are not pruned from
+    /// storage: the lists are left out, and the owner filters.
+    func hostFilteringReason(for audience: AdvertisingAudience) -> String? {
+        guard case .bonded(let peers, _) = audience else { return nil }
+        guard supportsFilterAcceptList else { return "the controller has no filter accept list" }
+        if let size = filterAcceptListSize, peers.count > size {
+            return "\(peers.count) bonded phones, the controller's filter accept list holds \(size)"
+        }
+        let resolvable = peers.filter { $0.irk != nil }.count
+        guard resolvable > 0 else { return nil }
+        guard supportsAddressResolution else { return "the controller cannot resolve private addresses (no LL Privacy)" }
+        if let size = resolvingListSize, resolvable > size {
+            return "\(resolvable) bonded phones with private addresses, the controller's resolving list holds \(size)"
+        }
+        return nil
     }
 
     /// The commands that program the lists for `audience` (with advertising

@@ -135,7 +135,6 @@ extension HCIOpcode {
     public static let leSetExtendedAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0037)
     public static let leSetExtendedScanResponseData = HCIOpcode(ogf: 0x08, ocf: 0x0038)
     public static let leSetExtendedAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x0039)
-    public static let leReadNumberOfSupportedAdvertisingSets = HCIOpcode(ogf: 0x08, ocf: 0x003B)
 }
 
 /// An advertising set's handle (7.8.53: 0x00..0xEF).
@@ -151,24 +150,13 @@ extension ControllerInfo {
     /// Response Data and Enable, and Read Number of Supported Advertising
     /// Sets (Supported_Commands octet 36, bits 1–5 and 7).
     public var supportsAdvertisingSets: Bool {
-        [1, 2, 3, 4, 5, 7].allSatisfy { supportsCommand(octet: 36, bit: $0) }
-    }
-}
-
-/// LE Read Number of Supported Advertising Sets' return (7.8.58).
-struct NumberOfAdvertisingSets: CommandReturn {
-    let count: Int
-    init?(returnParameters r: inout ByteReader) {
-        guard let n = r.u8() else { return nil }
-        count = Int(n)
+        [.leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData,
+         .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadNumberOfSupportedAdvertisingSets]
+            .allSatisfy { supports($0) }
     }
 }
 
 extension HCICommand {
-    public static func leReadNumberOfSupportedAdvertisingSets() -> HCICommand {
-        HCICommand(.leReadNumberOfSupportedAdvertisingSets)
-    }
-
     public static func leSetAdvertisingSetRandomAddress(_ set: AdvertisingSetHandle, _ address: StaticRandomAddress) -> HCICommand {
         HCICommand(.leSetAdvertisingSetRandomAddress, [set.value] + address.address.littleEndianBytes)
     }

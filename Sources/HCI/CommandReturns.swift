@@ -111,3 +111,17 @@ extension ReadEncryptionKeySizeResult: CommandReturn {
         self.keySize = keySize
     }
 }
+
+/// LE Read Filter Accept List Size (7.8.14), LE Read Resolving List Size
+/// (7.8.41), LE Read Number of Supported Advertising Sets (7.8.58): one
+/// octet, how many the controller holds.
+public struct CountResult: Equatable {
+    public var count: UInt8
+}
+
+extension CountResult: CommandReturn {
+    public init?(returnParameters r: inout ByteReader) {
+        guard let count = r.u8() else { return nil }
+        self.count = count
+    }
+}

@@ -5,7 +5,13 @@ import BluetoothCore
 ///     Reset → Read Local Version Information → Read BD_ADDR
 ///       → Read Local Supported Commands → Read Local Supported Features
 ///       → LE Read Buffer Size [v2] (→ Read Buffer Size when LE has no buffers of its own)
-///       → Set Event Mask → LE Set Event Mask → LE Read Local Supported Features → ready
+///       → Set Event Mask → LE Set Event Mask → LE Read Local Supported Features
+///       [→ LE Read Filter Accept List Size] [→ LE Read Resolving List Size]
+///       [→ LE Read Number of Supported Advertising Sets] → ready
+///
+/// The bracketed steps run only when Supported_Commands lists their
+/// command; a controller that refuses one of them still comes up, with
+/// that size unknown (nil), since nothing there is needed to work.
 ///
 /// Fed the result of the current step's command, it checks the status and
 /// decodes the return parameters, and says what to send next, that the
@@ -24,6 +30,9 @@ public struct ControllerBringUp {
         case setEventMask
         case leSetEventMask
         case leReadLocalFeatures
+        case readFilterAcceptListSize
+        case readResolvingListSize
+        case readAdvertisingSets
 
         public var description: String { opcode.description }
 
@@ -41,6 +50,19 @@ public struct ControllerBringUp {
             case .setEventMask: return .setEventMask
             case .leSetEventMask: return .leSetEventMask
             case .leReadLocalFeatures: return .leReadLocalSupportedFeatures
+            case .readFilterAcceptListSize: return .leReadFilterAcceptListSize
+            case .readResolvingListSize: return .leReadResolvingListSize
+            case .readAdvertisingSets: return .leReadNumberOfSupportedAdvertisingSets
+            }
+        }
+
+        /// The checked command a step needs, for the optional steps.
+        var needs: SupportedCommand? {
+            switch self {
+            case .readFilterAcceptListSize: return .leReadFilterAcceptListSize
+            case .readResolvingListSize: return .leReadResolvingListSize
+            case .readAdvertisingSets: return .leReadNumberOfSupportedAdvertisingSets
+            default: return nil
             }
         }
     }
@@ -118,6 +140,12 @@ public struct ControllerBringUp {
             }
         case .leReadLocalFeatures:
             outcome = learn(result, FeaturesResult.self, at: current) { $0.leFeatures = $1.features }
+        case .readFilterAcceptListSize:
+            outcome = learnSize(result, at: current) { $0.filterAcceptListSize = $1 }
+        case .readResolvingListSize:
+            outcome = learnSize(result, at: current) { $0.resolvingListSize = $1 }
+        case .readAdvertisingSets:
+            outcome = learnSize(result, at: current) { $0.advertisingSets = $1 }
         }
         switch outcome {
         case .failure(let failure):
@@ -132,8 +160,17 @@ public struct ControllerBringUp {
         }
     }
 
-    /// The step that follows `step` when nothing decides otherwise.
+    /// The step that follows `step` when nothing decides otherwise,
+    /// skipping those whose command the controller does not list.
     private func after(_ step: Step) -> Step? {
+        var next = following(step)
+        while let candidate = next, let needed = candidate.needs, !controller.supports(needed) {
+            next = following(candidate)
+        }
+        return next
+    }
+
+    private func following(_ step: Step) -> Step? {
         switch step {
         case .reset: return .readLocalVersion
         case .readLocalVersion: return .readBDAddr
@@ -143,7 +180,10 @@ public struct ControllerBringUp {
         case .leReadBufferSize, .readBufferSize: return .setEventMask
         case .setEventMask: return .leSetEventMask
         case .leSetEventMask: return .leReadLocalFeatures
-        case .leReadLocalFeatures: return nil
+        case .leReadLocalFeatures: return .readFilterAcceptListSize
+        case .readFilterAcceptListSize: return .readResolvingListSize
+        case .readResolvingListSize: return .readAdvertisingSets
+        case .readAdvertisingSets: return nil
         }
     }
 
@@ -153,7 +193,7 @@ public struct ControllerBringUp {
         case .setEventMask: return .setEventMask(ControllerBringUp.eventMask)
         case .leSetEventMask: return .leSetEventMask(ControllerBringUp.leEventMask)
         case .leReadBufferSize:
-            return HCICommand(controller.supportsLEReadBufferSizeV2 ? .leReadBufferSizeV2 : .leReadBufferSize)
+            return HCICommand(controller.supports(.leReadBufferSizeV2) ? .leReadBufferSizeV2 : .leReadBufferSize)
         default: return HCICommand(step.opcode)
         }
     }
@@ -166,6 +206,18 @@ public struct ControllerBringUp {
             apply(&controller, r)
             return after(step)
         }
+    }
+
+    /// An optional size: learned when the controller answers, left
+    /// unknown (logged) when it refuses or answers nonsense.
+    private mutating func learnSize(_ result: CommandResult, at step: Step,
+                                    _ apply: (inout ControllerInfo, Int) -> Void) -> Result<Step?, CommandFailure> {
+        switch result.decode(CountResult.self, for: step.opcode) {
+        case .success(let r): apply(&controller, Int(r.count))
+        case .failure(.notAnswered): return .failure(.notAnswered)
+        case .failure(let failure): Log.warning("hci", "\(step.opcode): \(failure); size unknown")
+        }
+        return .success(after(step))
     }
 
     private static func setBuffers(_ controller: inout ControllerInfo, length: Int, count: Int) {

@@ -14,17 +14,14 @@ public struct ControllerInfo: Equatable {
     /// such packets it can buffer.
     public var aclDataLength = 27
     public var aclBufferCount = 1
+    /// How many devices the filter accept list and the resolving list
+    /// hold, and how many advertising sets the controller has; nil where
+    /// the controller lacks the command that tells (or its answer failed).
+    public var filterAcceptListSize: Int?
+    public var resolvingListSize: Int?
+    public var advertisingSets: Int?
 
     public init() {}
-
-    /// Supported_Commands octet/bit from the table in Core Vol 4 Part E 6.27.
-    public func supportsCommand(octet: Int, bit: Int) -> Bool {
-        guard octet >= 0, octet < supportedCommands.count else { return false }
-        return supportedCommands[octet] & (1 << UInt8(bit)) != 0
-    }
-
-    public var supportsLEReadBufferSizeV2: Bool { supportsCommand(octet: 41, bit: 5) }
-    public var supportsLESetDataLength: Bool { supportsCommand(octet: 33, bit: 6) }
     /// LMP feature bit 38: "LE Supported (Controller)".
     public var supportsLE: Bool { lmpFeatures & (1 << 38) != 0 }
     public var supportsDataLengthExtension: Bool { leFeatures & (1 << 5) != 0 }

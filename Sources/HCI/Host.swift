@@ -200,7 +200,15 @@ public final class Host {
     // MARK: - Commands
 
     /// Queues a command; it goes out when the controller has a command credit.
+    /// A command the controller does not list in its Supported_Commands
+    /// (`SupportedCommand`) is not sent at all: the completion gets, at
+    /// once, the Unknown HCI Command a controller would have answered.
     public func send(_ command: HCICommand, completion: ((CommandResult) -> Void)? = nil) {
+        if isReady, let checked = SupportedCommand(opcode: command.opcode), !controller.supports(checked) {
+            Log.warning("hci", "\(command.opcode) not sent: the controller does not support it")
+            completion?(.complete([HCIStatus.unknownCommand.code]))
+            return
+        }
         commandQueue.append(PendingCommand(command: command, completion: completion))
         pumpCommands()
     }
@@ -531,7 +539,7 @@ public final class Host {
     /// instead of nine, and costs fewer radio events. Controllers without the
     /// feature keep 27 octets; a refusal changes nothing else.
     private func requestLongPDUs(on handle: ConnectionHandle) {
-        guard controller.supportsDataLengthExtension, controller.supportsLESetDataLength else { return }
+        guard controller.supportsDataLengthExtension, controller.supports(.leSetDataLength) else { return }
         // 2120 µs: 251 octets on the 1M PHY (Core spec Vol 6, Part B, 4.5.10).
         send(.leSetDataLength(handle, txOctets: 251, txTime: 2120)) { result in
             if result.status != .success {

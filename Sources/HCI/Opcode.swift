@@ -40,6 +40,7 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
     public static let leSetScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
     public static let leCreateConnection = HCIOpcode(ogf: 0x08, ocf: 0x000D)
     public static let leCreateConnectionCancel = HCIOpcode(ogf: 0x08, ocf: 0x000E)
+    public static let leReadFilterAcceptListSize = HCIOpcode(ogf: 0x08, ocf: 0x000F)
     public static let leClearFilterAcceptList = HCIOpcode(ogf: 0x08, ocf: 0x0010)
     public static let leAddDeviceToFilterAcceptList = HCIOpcode(ogf: 0x08, ocf: 0x0011)
     public static let leConnectionUpdate = HCIOpcode(ogf: 0x08, ocf: 0x0013)
@@ -54,7 +55,9 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
     public static let leSetDataLength = HCIOpcode(ogf: 0x08, ocf: 0x0022)
     public static let leAddDeviceToResolvingList = HCIOpcode(ogf: 0x08, ocf: 0x0027)
     public static let leClearResolvingList = HCIOpcode(ogf: 0x08, ocf: 0x0029)
+    public static let leReadResolvingListSize = HCIOpcode(ogf: 0x08, ocf: 0x002A)
     public static let leSetAddressResolutionEnable = HCIOpcode(ogf: 0x08, ocf: 0x002D)
+    public static let leReadNumberOfSupportedAdvertisingSets = HCIOpcode(ogf: 0x08, ocf: 0x003B)
     public static let leReadBufferSizeV2 = HCIOpcode(ogf: 0x08, ocf: 0x0060)
 
     private static let names: [UInt16: String] = [
@@ -81,6 +84,7 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
         leSetScanEnable.value: "LE_Set_Scan_Enable",
         leCreateConnection.value: "LE_Create_Connection",
         leCreateConnectionCancel.value: "LE_Create_Connection_Cancel",
+        leReadFilterAcceptListSize.value: "LE_Read_Filter_Accept_List_Size",
         leClearFilterAcceptList.value: "LE_Clear_Filter_Accept_List",
         leAddDeviceToFilterAcceptList.value: "LE_Add_Device_To_Filter_Accept_List",
         leConnectionUpdate.value: "LE_Connection_Update",
@@ -95,7 +99,9 @@ public struct HCIOpcode: Hashable, CustomStringConvertible {
         leSetDataLength.value: "LE_Set_Data_Length",
         leAddDeviceToResolvingList.value: "LE_Add_Device_To_Resolving_List",
         leClearResolvingList.value: "LE_Clear_Resolving_List",
+        leReadResolvingListSize.value: "LE_Read_Resolving_List_Size",
         leSetAddressResolutionEnable.value: "LE_Set_Address_Resolution_Enable",
+        leReadNumberOfSupportedAdvertisingSets.value: "LE_Read_Number_of_Supported_Advertising_Sets",
         leReadBufferSizeV2.value: "LE_Read_Buffer_Size_v2",
     ]
 

@@ -33,7 +33,16 @@ extension HeadUnitCore {
             sm.encryptionChanged(enabled: false, keySize: nil, now: clock.now)
             return
         }
-        // The key size decides whether the link is usable (KNOB): ask the controller.
+        // The key size decides whether the link is usable (KNOB): ask the
+        // controller where it can tell; else it is the size SMP negotiated
+        // or the bond holds (on LE, SMP shortens the key itself), and the
+        // security manager refuses a short one all the same.
+        guard host.controller.supports(.readEncryptionKeySize) else {
+            let keySize = sm.keySizeOfEncryption
+            Log.info("smp", "the controller cannot report the key size; \(keySize.map { "\($0) octets" } ?? "unknown") as SMP knows it")
+            sm.encryptionChanged(enabled: true, keySize: keySize, now: clock.now)
+            return
+        }
         host.readEncryptionKeySize(handle) { [unowned(unsafe) self] result in
             let keySize = try? result.get().keySize
             self.links[handle]?.security?.encryptionChanged(enabled: true, keySize: keySize, now: self.clock.now)

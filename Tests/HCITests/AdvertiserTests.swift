@@ -1,6 +1,7 @@
 import BluetoothCore
 import Testing
 @testable import HCI
+import ScriptedPeers
 
 /// The advertiser on its own: what it asks the controller, given answers.
 @Suite struct AdvertiserTests {
@@ -30,11 +31,9 @@ import Testing
 
     func privacyController() -> ControllerInfo {
         var info = ControllerInfo()
-        info.supportedCommands = [UInt8](repeating: 0, count: 64)
-        info.supportedCommands[26] = 0x80
-        info.supportedCommands[27] = 0x01
-        info.supportedCommands[34] = 0x28
-        info.supportedCommands[35] = 0x02
+        info.supportedCommands = ScriptedController.mask([.leClearFilterAcceptList, .leAddDeviceToFilterAcceptList,
+                                                          .leAddDeviceToResolvingList, .leClearResolvingList,
+                                                          .leSetAddressResolutionEnable])
         info.leFeatures = 1 << 6
         return info
     }
@@ -190,7 +189,10 @@ import Testing
         #expect(run(&advertiser).contains(.leAddDeviceToFilterAcceptList(BluetoothAddress("00:1B:DC:01:02:03")!)))
     }
 
-    @Test func refusedListCommandStartsTheProgramOverOnRetry() {
+    /// A refused list command does not keep advertising off: it goes on at
+    /// once for anyone (the owner refuses strangers), and the lists are
+    /// programmed again from the start after the pause.
+    @Test func refusedListCommandAdvertisesToAnyoneAndTriesTheListsAgain() {
         var advertiser = ready(privacyController())
         advertiser.setAudience(.bonded([phone], localIRK: localIRK))
         _ = advertiser.nextCommand(now: .zero) // Set Random Address
@@ -200,9 +202,79 @@ import Testing
         advertiser.completed(.complete([0]), now: .zero)
         #expect(advertiser.nextCommand(now: .zero) == .leClearResolvingList())
         advertiser.completed(.complete([0x0C]), now: .zero)
-        #expect(run(&advertiser, now: Instant(milliseconds: 500)).first == .leSetAddressResolutionEnable(false))
+        #expect(advertiser.filtering == .host)
         #expect(!advertiser.needsScanningPaused)
+        let meanwhile = run(&advertiser)
+        #expect(meanwhile.contains(.leSetAdvertisingParameters(interval: .fast, ownAddressType: .random, filterPolicy: .anyone)))
         #expect(advertiser.state == .advertising(.fast))
+        // After the pause: off, the whole program, on with the accept list.
+        #expect(advertiser.nextDeadline == Instant(milliseconds: 500))
+        advertiser.handleTimeout(now: Instant(milliseconds: 500))
+        let again = run(&advertiser, now: Instant(milliseconds: 500))
+        #expect(Array(again.prefix(2)) == [.leSetAdvertisingEnable(false), .leSetAddressResolutionEnable(false)])
+        #expect(again.last == .leSetAdvertisingEnable(true))
+        #expect(advertiser.filtering == .controller)
+        #expect(advertiser.state == .advertising(.fast))
+    }
+
+    /// A refusal every time: the pause doubles up to 16 s, and advertising
+    /// is back after each try.
+    @Test func aControllerThatAlwaysRefusesTheListsStillAdvertises() {
+        var advertiser = ready(privacyController())
+        advertiser.setAudience(.bonded([phone], localIRK: localIRK))
+        var now = Instant.zero
+        var tries: [Int64] = []
+        for _ in 0..<7 {
+            // Every list command refused, everything else accepted.
+            while let command = advertiser.nextCommand(now: now) {
+                let list = [HCIOpcode.leSetAddressResolutionEnable, .leClearResolvingList, .leClearFilterAcceptList,
+                            .leAddDeviceToFilterAcceptList, .leAddDeviceToResolvingList].contains(command.opcode)
+                advertiser.completed(.complete([list ? 0x0C : 0]), now: now)
+            }
+            #expect(advertiser.state == .advertising(.fast) || advertiser.state == .advertising(.slow))
+            guard let next = advertiser.nextDeadline else { break }
+            if next != Instant(milliseconds: 30_000) { tries.append(next.milliseconds) }
+            now = next
+            advertiser.handleTimeout(now: now)
+        }
+        // Pauses of 0.5, 1, 2, 4, 8 and 16 s (the slow interval from 30 s on).
+        #expect(Array(tries.prefix(6)) == [500, 1_500, 3_500, 7_500, 15_500, 31_500])
+    }
+
+    /// Memory Capacity Exceeded: the list is full; advertising stays open
+    /// and nothing is retried until the audience changes.
+    @Test func aFullListIsNotRetriedForTheSameAudience() {
+        var advertiser = ready(privacyController())
+        advertiser.setAudience(.bonded([phone], localIRK: localIRK))
+        while let command = advertiser.nextCommand(now: .zero) {
+            advertiser.completed(.complete([command.opcode == .leAddDeviceToResolvingList ? 0x07 : 0]), now: .zero)
+        }
+        #expect(advertiser.filtering == .host)
+        #expect(advertiser.state == .advertising(.fast))
+        #expect(advertiser.nextDeadline == Instant(milliseconds: 30_000))
+        let other = BondedIdentity(address: BluetoothAddress("F0:0A:0B:0C:0D:0E", kind: .random)!, irk: [UInt8](repeating: 0x11, count: 16))
+        advertiser.setAudience(.bonded([other], localIRK: localIRK))
+        #expect(advertiser.filtering == .controller)
+        #expect(run(&advertiser).contains(.leAddDeviceToResolvingList(other.address, peerIRK: other.irk!, localIRK: localIRK)))
+    }
+
+    /// More bonds than the lists hold: no list is programmed, the owner
+    /// filters, and fewer bonds go back to the controller's lists.
+    @Test(arguments: [(1, 8), (8, 1)])
+    func moreBondsThanTheListsHoldLeaveFilteringToTheOwner(acceptList: Int, resolvingList: Int) {
+        var info = privacyController()
+        info.filterAcceptListSize = acceptList
+        info.resolvingListSize = resolvingList
+        var advertiser = ready(info)
+        let second = BondedIdentity(address: BluetoothAddress("F0:0A:0B:0C:0D:0E", kind: .random)!, irk: [UInt8](repeating: 0x11, count: 16))
+        advertiser.setAudience(.bonded([phone, second], localIRK: localIRK))
+        #expect(advertiser.filtering == .host)
+        let sent = run(&advertiser)
+        #expect(!sent.contains { $0.opcode == .leAddDeviceToFilterAcceptList || $0.opcode == .leAddDeviceToResolvingList })
+        #expect(sent.contains(.leSetAdvertisingParameters(interval: .fast, ownAddressType: .random, filterPolicy: .anyone)))
+        #expect(advertiser.state == .advertising(.fast))
+        advertiser.setAudience(.bonded([phone], localIRK: localIRK))
+        #expect(advertiser.filtering == .controller)
     }
 
     @Test func withoutIdentityItAdvertisesThePublicAddress() {

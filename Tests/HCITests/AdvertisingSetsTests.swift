@@ -14,21 +14,23 @@ import Testing
     var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined) }
     let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1)
 
-    /// A controller whose Supported Commands list the set commands (octet 36, bits 1–5 and 7).
-    static func withSets() -> ControllerInfo {
+    /// A controller whose Supported Commands list the set commands (octet
+    /// 36, bits 1–5 and 7) and that said at bring-up it has `count` sets
+    /// (nil: it could not say).
+    static func withSets(_ count: Int? = 2) -> ControllerInfo {
         var info = ControllerInfo()
         info.supportedCommands = [UInt8](repeating: 0, count: 64)
         info.supportedCommands[36] = 0b1011_1110
+        info.advertisingSets = count
         return info
     }
 
-    /// Sends and answers every command; LE Read Number of Supported
-    /// Advertising Sets is answered `sets`.
-    func run(_ advertiser: inout Advertiser, sets: UInt8 = 0, now: Instant = .zero) -> [HCICommand] {
+    /// Sends and answers every command.
+    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] {
         var sent: [HCICommand] = []
         while let command = advertiser.nextCommand(now: now), sent.count < 50 {
             sent.append(command)
-            advertiser.completed(.complete(command.opcode == .leReadNumberOfSupportedAdvertisingSets ? [0, sets] : [0]), now: now)
+            advertiser.completed(.complete([0]), now: now)
         }
         return sent
     }
@@ -46,10 +48,9 @@ import Testing
     }
 
     @Test func twoSetsEachWithItsPayloadFromTheIdentityAddress() {
-        var advertiser = ready(Self.withSets())
-        let sent = run(&advertiser, sets: 4)
+        var advertiser = ready(Self.withSets(4))
+        let sent = run(&advertiser)
         #expect(sent == [
-            .leReadNumberOfSupportedAdvertisingSets(),
             parameters(set0), parameters(set1),
             .leSetAdvertisingSetRandomAddress(set0, identity), .leSetAdvertisingSetRandomAddress(set1, identity),
             .leSetExtendedAdvertisingData(set0, settings.advertisingData), .leSetExtendedScanResponseData(set0, settings.scanResponse),
@@ -66,9 +67,9 @@ import Testing
     }
 
     @Test func oneSetCarriesTheCombinedPayload() {
-        var advertiser = ready(Self.withSets())
-        #expect(run(&advertiser, sets: 1) == [
-            .leReadNumberOfSupportedAdvertisingSets(), parameters(set0), .leSetAdvertisingSetRandomAddress(set0, identity),
+        var advertiser = ready(Self.withSets(1))
+        #expect(run(&advertiser) == [
+            parameters(set0), .leSetAdvertisingSetRandomAddress(set0, identity),
             .leSetExtendedAdvertisingData(set0, combined.advertisingData), .leSetExtendedScanResponseData(set0, combined.scanResponse),
             .leEnableAdvertisingSets([set0]),
         ])
@@ -87,17 +88,15 @@ import Testing
     }
 
     @Test func aControllerThatCannotCountItsSetsAdvertisesTheLegacyWay() {
-        var advertiser = ready(Self.withSets())
-        #expect(advertiser.nextCommand(now: .zero) == .leReadNumberOfSupportedAdvertisingSets())
-        advertiser.completed(.complete([0x01]), now: .zero) // Unknown HCI Command
+        var advertiser = ready(Self.withSets(nil))
         #expect(advertiser.commands == .legacy)
         #expect(run(&advertiser).first == .leSetRandomAddress(identity))
         #expect(advertiser.payloads == [combined])
     }
 
     @Test func aConnectionToOneSetDisablesTheOtherAndTheLossBringsBothBack() {
-        var advertiser = ready(Self.withSets())
-        _ = run(&advertiser, sets: 2)
+        var advertiser = ready(Self.withSets(2))
+        _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
         #expect(advertiser.state == .pausedByConnection)
         // The controller ended the set the phone connected to; the other still advertises.
@@ -109,17 +108,17 @@ import Testing
     }
 
     @Test func goingSlowChangesEverySetsParameters() {
-        var advertiser = ready(Self.withSets())
-        _ = run(&advertiser, sets: 2)
+        var advertiser = ready(Self.withSets(2))
+        _ = run(&advertiser)
         advertiser.handleTimeout(now: Instant(milliseconds: 30_000))
         #expect(run(&advertiser, now: Instant(milliseconds: 30_000)) == [
             .leDisableAllAdvertisingSets(), parameters(set0, .slow), parameters(set1, .slow), .leEnableAdvertisingSets([set0, set1]),
         ])
     }
 
-    @Test func aSingleSetControllerIsNotAskedWhileNothingIsAdvertised() {
+    @Test func nothingIsSentWhileNothingIsAdvertised() {
         var advertiser = Advertiser()
-        advertiser.controllerReady(Self.withSets(), now: .zero)
+        advertiser.controllerReady(Self.withSets(1), now: .zero)
         #expect(advertiser.nextCommand(now: .zero) == nil)
     }
 
@@ -151,7 +150,6 @@ import Testing
         #expect(HCICommand.leEnableAdvertisingSets([AdvertisingSetHandle(0), AdvertisingSetHandle(1)])
             == HCICommand(HCIOpcode(0x2039), [0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00]))
         #expect(HCICommand.leDisableAllAdvertisingSets() == HCICommand(HCIOpcode(0x2039), [0x00, 0x00]))
-        #expect(HCICommand.leReadNumberOfSupportedAdvertisingSets() == HCICommand(HCIOpcode(0x203B), []))
     }
 
     @Test func supportedCommandsOctet36SaysWhetherThereAreSets() {

@@ -69,9 +69,7 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
         let (sent, progress) = run { command in
             switch command.opcode {
             case .readLocalSupportedCommands:
-                var mask = [UInt8](repeating: 0, count: 64)
-                mask[41] = 1 << 5
-                return .complete([0] + mask)
+                return .complete([0] + ScriptedController.mask([.leReadBufferSizeV2]))
             case .leReadBufferSizeV2:
                 // 251-byte LE ACL packets, 12 of them, then the ISO buffers.
                 return .complete([0, 0xFB, 0x00, 12, 0x00, 0x01, 4])
@@ -85,6 +83,62 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
             return
         }
         #expect(info.aclDataLength == 251 && info.aclBufferCount == 12)
+    }
+
+    /// A controller that lists the size commands is asked for each, in
+    /// order, after the LE features; the sizes are in the description.
+    @Test func theListSizesAndAdvertisingSetsAreReadWhenTheControllerHasTheCommands() {
+        var controller = ScriptedController()
+        for command: SupportedCommand in [.leReadFilterAcceptListSize, .leReadResolvingListSize, .leReadNumberOfSupportedAdvertisingSets] {
+            controller.set(command, supported: true)
+        }
+        (controller.filterAcceptListSize, controller.resolvingListSize, controller.advertisingSets) = (2, 1, 4)
+        let (sent, progress) = run(controller)
+        #expect(sent.map(\.opcode) == bringUpSequence + [.leReadFilterAcceptListSize, .leReadResolvingListSize,
+                                                          .leReadNumberOfSupportedAdvertisingSets])
+        guard case .ready(let info) = progress else {
+            Issue.record("not ready")
+            return
+        }
+        #expect(info.filterAcceptListSize == 2 && info.resolvingListSize == 1 && info.advertisingSets == 4)
+        #expect(info.supports(.readEncryptionKeySize))
+    }
+
+    /// Each size command the controller lacks is skipped (never sent), and
+    /// that size stays unknown.
+    @Test(arguments: SupportedCommand.allCases.filter { [.leReadFilterAcceptListSize, .leReadResolvingListSize,
+                                                           .leReadNumberOfSupportedAdvertisingSets].contains($0) })
+    func aSizeCommandTheControllerLacksIsNotSent(lacking: SupportedCommand) {
+        var controller = ScriptedController()
+        for command: SupportedCommand in [.leReadFilterAcceptListSize, .leReadResolvingListSize, .leReadNumberOfSupportedAdvertisingSets] {
+            controller.set(command, supported: command != lacking)
+        }
+        let (sent, progress) = run(controller)
+        #expect(!sent.map(\.opcode).contains(lacking.opcode))
+        #expect(sent.count == bringUpSequence.count + 2)
+        guard case .ready(let info) = progress else {
+            Issue.record("not ready")
+            return
+        }
+        #expect((info.filterAcceptListSize == nil) == (lacking == .leReadFilterAcceptListSize))
+        #expect((info.resolvingListSize == nil) == (lacking == .leReadResolvingListSize))
+        #expect((info.advertisingSets == nil) == (lacking == .leReadNumberOfSupportedAdvertisingSets))
+    }
+
+    /// A controller that lists a size command and then refuses it still
+    /// comes up: the size is unknown, nothing more.
+    @Test func aRefusedSizeCommandLeavesTheSizeUnknown() {
+        var controller = ScriptedController()
+        controller.set(.leReadResolvingListSize, supported: true)
+        let (sent, progress) = run(controller) { command in
+            command.opcode == .leReadResolvingListSize ? .complete([HCIStatus.unknownCommand.code]) : nil
+        }
+        #expect(sent.last?.opcode == .leReadResolvingListSize)
+        guard case .ready(let info) = progress else {
+            Issue.record("not ready")
+            return
+        }
+        #expect(info.resolvingListSize == nil)
     }
 
     @Test(arguments: 0..<9)

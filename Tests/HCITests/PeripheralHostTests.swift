@@ -169,10 +169,10 @@ import ScriptedPeers
     @Test func resolvingListIsProgrammedWithTheScanPaused() {
         let host = Host()
         var controller = ScriptedController()
-        controller.supportedCommands[26] = 0x80
-        controller.supportedCommands[27] = 0x01
-        controller.supportedCommands[34] = 0x28
-        controller.supportedCommands[35] = 0x02
+        for command: SupportedCommand in [.leClearFilterAcceptList, .leAddDeviceToFilterAcceptList, .leAddDeviceToResolvingList,
+                                          .leClearResolvingList, .leSetAddressResolutionEnable] {
+            controller.set(command, supported: true)
+        }
         controller.leFeatures = 0x41
         _ = controller.bringUp(host)
         host.startScanning(active: true, interval: 0x0800, window: 0x0030)

@@ -9,12 +9,14 @@ import BluetoothCore
 /// Properties: bring-up ends, ready or failed, within the number of steps
 /// there are; it never asks for a command twice; a ready controller has
 /// at least the LE minimum of ACL buffers and the whole Supported Commands
-/// mask; a failure names the step whose reply was bad.
+/// mask, and knows a list size or the number of advertising sets only
+/// where its mask lists the command that tells; a failure names the step
+/// whose reply was bad.
 enum ControllerBringUpTarget {
     static let target = FuzzTarget(name: "controller-bring-up", run: run, seeds: seeds)
 
     /// At most one per step, with Read Buffer Size as the extra one.
-    static let maximumSteps = 10
+    static let maximumSteps = 13
 
     static func run(_ data: [UInt8]) {
         var input = FuzzInput(data)
@@ -35,6 +37,13 @@ enum ControllerBringUpTarget {
                           "ready with \(info.aclBufferCount) x \(info.aclDataLength) ACL buffers")
                 invariant(info.supportedCommands.count == 64, "ready with \(info.supportedCommands.count) octets of supported commands")
                 invariant(machine.step == nil, "ready with a step still outstanding")
+                invariant(info.filterAcceptListSize == nil || info.supports(.leReadFilterAcceptListSize), "accept list size read unasked")
+                invariant(info.resolvingListSize == nil || info.supports(.leReadResolvingListSize), "resolving list size read unasked")
+                invariant(info.advertisingSets == nil || info.supports(.leReadNumberOfSupportedAdvertisingSets),
+                          "advertising sets read unasked")
+                for checked in SupportedCommand.allCases where !info.supports(checked) {
+                    invariant(!sent.contains(checked.opcode), "\(checked.opcode) sent to a controller that lacks it")
+                }
                 return
             case let .failed(failedStep, _):
                 invariant(failedStep == step, "failed at \(failedStep) while \(step?.description ?? "nothing") was outstanding")
@@ -66,7 +75,9 @@ enum ControllerBringUpTarget {
         case .leReadBufferSize: return [0, 27, 0, 4]
         case .leReadBufferSizeV2: return [0, 0xFB, 0x00, 12, 0x00, 0x01, 4]
         case .readBufferSize: return [0, 0xFD, 0x03, 64, 8, 0, 1, 0]
-        case .leReadLocalSupportedFeatures: return [0, 0x21, 0, 0, 0, 0, 0, 0, 0]
+        case .leReadLocalSupportedFeatures: return [0, 0x61, 0, 0, 0, 0, 0, 0, 0]
+        case .leReadFilterAcceptListSize, .leReadResolvingListSize: return [0, 8]
+        case .leReadNumberOfSupportedAdvertisingSets: return [0, 4]
         default: return [0]
         }
     }
@@ -80,6 +91,8 @@ enum ControllerBringUpTarget {
             ("refused-bd-addr", [0, 0, 3, 0x0C]),
             ("short-version", [0, 2, 4]),
             ("status-instead-of-complete", [0, 0, 0, 5, 1, 0x00]),
+            // The resolving list size refused: ready all the same, size unknown.
+            ("refused-resolving-list-size", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0x01]),
         ]
     }
 }

@@ -109,7 +109,7 @@ enum H4Target {
         let p = command.parameters
         let legacy: [HCIOpcode] = [.leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData, .leSetAdvertisingEnable]
         let sets: [HCIOpcode] = [.leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData,
-                                 .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadNumberOfSupportedAdvertisingSets]
+                                 .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable]
         if legacy.contains(command.opcode) { kinds.legacy = true }
         if sets.contains(command.opcode) { kinds.sets = true }
         invariant(!(kinds.legacy && kinds.sets), "legacy advertising and set commands mixed (\(command.opcode))")
@@ -205,8 +205,7 @@ enum H4Target {
             // phone connects to us as central and leaves.
             ("advertising-accepted", advertisingAccepted(status: 0x00)),
             ("advertising-disallowed", advertisingAccepted(status: 0x0C)),
-            ("advertising-sets-accepted", H4.commandComplete(.leReadNumberOfSupportedAdvertisingSets, returning: [0x00, 0x02])
-                + [HCIOpcode](repeating: .leSetExtendedAdvertisingParameters, count: 2).flatMap { H4.commandComplete($0, returning: [0x00, 0x00]) }
+            ("advertising-sets-accepted", [HCIOpcode](repeating: .leSetExtendedAdvertisingParameters, count: 2).flatMap { H4.commandComplete($0, returning: [0x00, 0x00]) }
                 + [HCIOpcode.leSetAdvertisingSetRandomAddress, .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingData,
                    .leSetExtendedScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
                    .leSetExtendedAdvertisingEnable].flatMap { H4.commandComplete($0, returning: [0x00]) }

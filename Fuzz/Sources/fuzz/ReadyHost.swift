@@ -7,7 +7,8 @@ enum ReadyHost {
     static let link = ConnectionHandle(0x0040)
     static let peer = BluetoothAddress("4A:11:22:33:44:55", kind: .random)!
 
-    /// `sets`: the controller lists the advertising-set commands (octet 36).
+    /// `sets`: the controller lists the advertising-set commands (octet 36)
+    /// and has two sets.
     static func make(now: Instant, sets: Bool = false) -> Host {
         let host = Host()
         host.start(now: now)
@@ -37,6 +38,7 @@ enum ReadyHost {
         case .readLocalSupportedFeatures: return [0, 0, 0, 0, 0, 0x40, 0, 0, 0]
         case .leReadBufferSize: return [0, 27, 0, 4]
         case .leReadLocalSupportedFeatures: return [0, 0x01, 0, 0, 0, 0, 0, 0, 0]
+        case .leReadNumberOfSupportedAdvertisingSets: return [0, 2]
         default: return [0]
         }
     }

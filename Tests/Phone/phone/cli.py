@@ -1,4 +1,4 @@
-"""python -m phone --hci-port 0 [--phone NAME ...] [--advertising-sets [N]] [--demo] [--acl-size 27] [--log-level LEVEL]
+"""python -m phone --hci-port 0 [--phone NAME ...] [--advertising-sets [N]] [--demo] [--acl-size 27] [controller variant] [--log-level LEVEL]
 
 stdout carries only the control channel (JSON events, one per line); logs and
 anything else printed go to stderr.
@@ -17,6 +17,7 @@ import threading
 from .control import ControlProtocol
 from .controller import advertising_sets
 from .scenarios import demo
+from .controller import ControllerVariant
 from .simulator import DEFAULT_HEAD_UNIT_ADDRESS, Simulator
 
 
@@ -31,6 +32,11 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
     parser.add_argument('--advertising-sets', type=int, nargs='?', const=2, default=0, metavar='N',
                         help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed, extended scanning unknown)')
+    variant = parser.add_argument_group('the head unit controller (real chips differ here; Tests/Phone/README.md)')
+    variant.add_argument('--no-key-size-command', action='store_true', help='no Read Encryption Key Size (answered Unknown HCI Command), as Bumble\'s own controller')
+    variant.add_argument('--ll-privacy', action='store_true', help='LL Privacy: a working resolving list, LE Read Resolving List Size')
+    variant.add_argument('--accept-list-size', type=int, default=8, metavar='N', help='filter accept list entries (default 8)')
+    variant.add_argument('--resolving-list-size', type=int, default=8, metavar='N', help='resolving list entries with --ll-privacy (default 8)')
     parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
     parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
     parser.add_argument('--exit-on-eof', action='store_true', help='quit when stdin closes (default: keep running until quit or SIGTERM)')
@@ -40,7 +46,18 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f'--advertising-sets must be 0..{advertising_sets.MAX_SETS}')
     if not 1 <= arguments.acl_size <= 0xFFFF or arguments.acl_buffers < 1:
         parser.error('--acl-size must be 1..65535 and --acl-buffers at least 1')
+    if not (0 <= arguments.accept_list_size <= 255 and 0 <= arguments.resolving_list_size <= 255):
+        parser.error('--accept-list-size and --resolving-list-size must be 0..255')
     return arguments
+
+
+def controller_variant(arguments: argparse.Namespace) -> ControllerVariant:
+    return ControllerVariant(
+        key_size_command=not arguments.no_key_size_command,
+        ll_privacy=arguments.ll_privacy,
+        accept_list_size=arguments.accept_list_size,
+        resolving_list_size=arguments.resolving_list_size,
+    )
 
 
 class EventWriter:
@@ -82,6 +99,7 @@ async def run(arguments: argparse.Namespace, control_stream) -> int:
         state_dir=arguments.state,
         link_loss_delay=arguments.link_loss_delay,
         advertising_sets=arguments.advertising_sets,
+        controller_variant=controller_variant(arguments),
         on_event=writer,
     )
     stop = asyncio.Event()

@@ -19,7 +19,7 @@ import logging
 import os
 from collections.abc import Callable
 
-from .controller import CorrectedController, H4Server, HostInterface, SimulatedLink
+from .controller import ControllerVariant, CorrectedController, H4Server, HostInterface, SimulatedLink
 from .device.identity import IdentityStore
 from .device.phone import Phone, PhoneError, PhoneSettings
 
@@ -40,6 +40,7 @@ class Simulator:
         state_dir: str | None = None,
         link_loss_delay: float | None = None,
         advertising_sets: int = 0,
+        controller_variant: ControllerVariant = ControllerVariant(),
         on_event: Callable[[dict], None] | None = None,
     ) -> None:
         self.acl_size = acl_size
@@ -49,6 +50,9 @@ class Simulator:
         # How many advertising sets the head unit's controller has (advertising_sets.py;
         # 0: legacy advertising only).
         self.advertising_sets = int(advertising_sets)
+        # Where the head unit's controller differs from the default (key size
+        # command, LL Privacy, list sizes).
+        self.controller_variant = controller_variant
         self.state_dir = state_dir
         self.identities = IdentityStore(state_dir)
         self._on_event = on_event
@@ -114,6 +118,7 @@ class Simulator:
             manufacturer=BROADCOM,
             link_loss_delay=self.link_loss_delay,
             advertising_sets=self.advertising_sets,
+            variant=self.controller_variant,
         )
         self.host_interface = HostInterface(
             self.controller,

@@ -190,9 +190,12 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
     """Starts a Simulator with a fast link-loss delay; stops it afterwards."""
 
     acl_size = 27
+    # The head unit's controller (capabilities.ControllerVariant; None: the default).
+    controller_variant = None
 
     async def asyncSetUp(self) -> None:
-        self.sim = Simulator(acl_size=self.acl_size, link_loss_delay=0.2)
+        variant = {'controller_variant': self.controller_variant} if self.controller_variant else {}
+        self.sim = Simulator(acl_size=self.acl_size, link_loss_delay=0.2, **variant)
         self.port = await self.sim.start(0)
         self.violations = []
 

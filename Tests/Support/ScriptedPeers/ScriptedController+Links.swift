@@ -10,8 +10,12 @@ extension ScriptedController {
     /// The answer to any command a host sends while it runs: the bring-up
     /// replies, Command Status for what completes later, Command Complete
     /// with success for the rest. `encryptionKeySize` answers Read
-    /// Encryption Key Size.
+    /// Encryption Key Size. A checked command (`SupportedCommand`) the
+    /// mask does not list is answered Unknown HCI Command.
     public func answer(_ command: HCICommand, encryptionKeySize: UInt8 = 16) -> [[UInt8]] {
+        if let checked = SupportedCommand(opcode: command.opcode), !supports(checked) {
+            return [commandComplete(command.opcode, [HCIStatus.unknownCommand.code])]
+        }
         if let reply = reply(to: command) { return [reply] }
         let p = command.parameters
         switch command.opcode {

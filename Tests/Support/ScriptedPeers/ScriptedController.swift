@@ -11,13 +11,35 @@ public struct ScriptedController {
     public var aclLength: UInt16 = 27
     public var aclCount: UInt8 = 4
     public var commandCredits: UInt8 = 1
-    /// The 64-octet Supported_Commands mask and the first octet of the LE
-    /// features (LE Encryption only, by default).
-    public var supportedCommands = [UInt8](repeating: 0, count: 64)
+    /// The 64-octet Supported_Commands mask (of the commands the host
+    /// checks, Read Encryption Key Size only, by default) and the first
+    /// octet of the LE features (LE Encryption only, by default).
+    public var supportedCommands = ScriptedController.mask([.readEncryptionKeySize])
     public var leFeatures: UInt8 = 0x01
-    /// Its answer to LE Read Number of Supported Advertising Sets (say so in
-    /// `supportedCommands` octet 36 too).
-    public var advertisingSets: UInt8 = 0
+    /// What LE Read Filter Accept List Size, LE Read Resolving List Size
+    /// and LE Read Number of Supported Advertising Sets answer (asked only
+    /// when `supportedCommands` lists them).
+    public var filterAcceptListSize: UInt8 = 8
+    public var resolvingListSize: UInt8 = 8
+    public var advertisingSets: UInt8 = 4
+
+    /// A Supported_Commands mask listing `commands`.
+    public static func mask(_ commands: [SupportedCommand]) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: 64)
+        for command in commands { mask[command.position.octet] |= 1 << UInt8(command.position.bit) }
+        return mask
+    }
+
+    /// The controller has `command` (or, with false, lacks it and answers
+    /// it Unknown HCI Command as a real one does).
+    public mutating func set(_ command: SupportedCommand, supported: Bool) {
+        let (octet, bit) = command.position
+        if supported { supportedCommands[octet] |= 1 << UInt8(bit) } else { supportedCommands[octet] &= ~(1 << UInt8(bit)) }
+    }
+
+    public func supports(_ command: SupportedCommand) -> Bool {
+        supportedCommands[command.position.octet] & (1 << UInt8(command.position.bit)) != 0
+    }
     public var sent: [HCIPacket] = []
 
     public static func event(_ code: UInt8, _ params: [UInt8]) -> [UInt8] {
@@ -49,6 +71,10 @@ public struct ScriptedController {
             return commandComplete(command.opcode, [0, UInt8(aclLength & 0xFF), UInt8(aclLength >> 8), aclCount])
         case .leReadLocalSupportedFeatures:
             return commandComplete(command.opcode, [0, leFeatures, 0, 0, 0, 0, 0, 0, 0])
+        case .leReadFilterAcceptListSize:
+            return commandComplete(command.opcode, [0, filterAcceptListSize])
+        case .leReadResolvingListSize:
+            return commandComplete(command.opcode, [0, resolvingListSize])
         case .leReadNumberOfSupportedAdvertisingSets:
             return commandComplete(command.opcode, [0, advertisingSets])
         default:

@@ -11,6 +11,8 @@ computed from this list.
 
 from __future__ import annotations
 
+import dataclasses
+
 from bumble import hci
 
 SUPPORTED_COMMANDS: frozenset[int] = frozenset(
@@ -89,8 +91,46 @@ MIN_DATA_OCTETS = 27
 MIN_DATA_TIME = 0x0148
 MAX_DATA_TIME = 0x4290
 
-# Filter accept list capacity of a small controller.
+# Filter accept list and resolving list capacity of a small controller.
 FILTER_ACCEPT_LIST_SIZE = 8
+RESOLVING_LIST_SIZE = 8
+
+# LL Privacy: the resolving list and address resolution (Core spec Vol 6, Part B,
+# 6.9, Vol 4, Part E, 7.8.38-44), implemented in controller.py.
+RESOLVING_LIST_COMMANDS: frozenset[int] = frozenset(
+    {
+        hci.HCI_LE_ADD_DEVICE_TO_RESOLVING_LIST_COMMAND,
+        hci.HCI_LE_CLEAR_RESOLVING_LIST_COMMAND,
+        hci.HCI_LE_READ_RESOLVING_LIST_SIZE_COMMAND,
+        hci.HCI_LE_SET_ADDRESS_RESOLUTION_ENABLE_COMMAND,
+    }
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class ControllerVariant:
+    """Where real LE controllers differ, as the head unit's controller is simulated.
+
+    The default is the controller the simulator always had: Read Encryption Key
+    Size (which Bumble's own controller lacks), no LL Privacy, lists of 8."""
+
+    # Read Encryption Key Size (Core spec Vol 4, Part E, 7.5.7).
+    key_size_command: bool = True
+    # LL Privacy: a working resolving list, LE Read Resolving List Size, the feature bit.
+    ll_privacy: bool = False
+    accept_list_size: int = FILTER_ACCEPT_LIST_SIZE
+    resolving_list_size: int = RESOLVING_LIST_SIZE
+
+    def commands(self, base: frozenset[int] = SUPPORTED_COMMANDS) -> frozenset[int]:
+        commands = set(base)
+        if not self.key_size_command:
+            commands.discard(hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND)
+        if self.ll_privacy:
+            commands |= RESOLVING_LIST_COMMANDS
+        return frozenset(commands)
+
+    def le_features(self, base: hci.LeFeatureMask = LE_FEATURES) -> hci.LeFeatureMask:
+        return base | hci.LeFeatureMask.LL_PRIVACY if self.ll_privacy else base
 
 
 def supported_commands_bitmap(commands: frozenset[int] = SUPPORTED_COMMANDS) -> bytes:

@@ -82,11 +82,14 @@ CONNECT_REQUESTS = 0x02
 
 
 def _accepts(advertiser, controller, address: hci.Address, requests: int) -> bool:
-    """Whether an advertiser takes scan (or connection) requests from `address`."""
+    """Whether an advertiser takes scan (or connection) requests from `address`
+    (with LL Privacy, a private address is checked as the identity it resolves to)."""
     policy = getattr(advertiser, 'advertising_filter_policy', 0) or 0
     if not policy & requests:
         return True
-    return address in getattr(controller, 'filter_accept_list', ())
+    resolve = getattr(controller, 'resolve', None)
+    identity = resolve(address) if resolve is not None else None
+    return (identity or address) in getattr(controller, 'filter_accept_list', ())
 
 
 def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
@@ -109,10 +112,13 @@ class CorrectedController(bumble_controller.Controller):
         link_loss_delay: float | None = None,
         autonomous_data_length: int | None = None,
         advertising_sets: int = 0,
+        variant: capabilities.ControllerVariant = capabilities.ControllerVariant(),
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
-        self.le_features = capabilities.LE_FEATURES
-        self.supported_commands = capabilities.SUPPORTED_COMMANDS
+        # Where real chips differ (capabilities.ControllerVariant).
+        self.variant = variant
+        self.le_features = variant.le_features()
+        self.supported_commands = variant.commands()
         # How many advertising sets it has (advertising_sets.py); 0: legacy
         # advertising only. Extended scanning stays unknown either way.
         self.advertising_set_count = int(advertising_sets)
@@ -139,6 +145,11 @@ class CorrectedController(bumble_controller.Controller):
         self.autonomous_data_length = autonomous_data_length
         self.le_legacy_advertiser = TimedLegacyAdvertiser(self)
         self.filter_accept_list: list[hci.Address] = []
+        # LL Privacy: (peer identity address, peer IRK) in the order added.
+        self.resolving_list: list[tuple[hci.Address, bytes]] = []
+        self.le_address_resolution = False
+        # Connection handle -> the private address a resolved peer used on air.
+        self.resolved_private_addresses: dict[int, hci.Address] = {}
         self.link_states: dict[int, LinkState] = {}
         self._reported: set[tuple[str, int, bytes]] = set()
         self._p256_key = None
@@ -232,6 +243,9 @@ class CorrectedController(bumble_controller.Controller):
         self.le_event_mask = 0
         self.random_address = hci.Address('00:00:00:00:00:00')
         self.filter_accept_list.clear()
+        self.resolving_list.clear()
+        self.le_address_resolution = False
+        self.resolved_private_addresses.clear()
         self.default_phy = {'all_phys': 0, 'tx_phys': 0, 'rx_phys': 0}
         self.suggested_max_tx_octets = capabilities.MIN_DATA_OCTETS
         self.suggested_max_tx_time = capabilities.MIN_DATA_TIME
@@ -329,8 +343,11 @@ class CorrectedController(bumble_controller.Controller):
         found = self.link.legacy_advertiser(address, pdu.data) if isinstance(self.link, SimulatedLink) else None
         advertiser_controller, advertiser = found if found else (None, None)
         rssi = getattr(advertiser_controller, 'rssi', -50)
-        if self.le_scan_enable and (self.le_scanning_filter_policy in (0, 2) or address in self.filter_accept_list):
-            self._report(hci.HCI_LE_Advertising_Report_Event.EventType.ADV_IND, address, pdu.data, rssi)
+        # LL Privacy: a private address the resolving list resolves is reported
+        # as its identity (address type 2 or 3).
+        identity = self.resolve(address)
+        if self.le_scan_enable and (self.le_scanning_filter_policy in (0, 2) or (identity or address) in self.filter_accept_list):
+            self._report(hci.HCI_LE_Advertising_Report_Event.EventType.ADV_IND, address, pdu.data, rssi, identity)
             scannable = advertiser is not None and advertiser.advertising_type in (
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_IND,
                 hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType.ADV_SCAN_IND,
@@ -341,6 +358,7 @@ class CorrectedController(bumble_controller.Controller):
                     address,
                     bytes(advertiser.scan_response_data),
                     rssi,
+                    identity,
                 )
         pending = self.pending_le_connection
         if pending is not None:
@@ -351,7 +369,10 @@ class CorrectedController(bumble_controller.Controller):
             if wanted:
                 self.create_le_connection(address)
 
-    def _report(self, event_type: int, address: hci.Address, data: bytes, rssi: int) -> None:
+    def _report(self, event_type: int, address: hci.Address, data: bytes, rssi: int, identity: hci.Address | None = None) -> None:
+        address_type = address.address_type
+        if identity is not None:
+            address, address_type = identity, identity.address_type + 2
         key = (str(address), int(event_type), bytes(data))
         if self.filter_duplicates:
             if key in self._reported:
@@ -359,7 +380,7 @@ class CorrectedController(bumble_controller.Controller):
             self._reported.add(key)
         report = hci.HCI_LE_Advertising_Report_Event.Report(
             event_type=event_type,
-            address_type=address.address_type,
+            address_type=address_type,
             address=address,
             data=bytes(data),
             rssi=rssi,
@@ -408,7 +429,7 @@ class CorrectedController(bumble_controller.Controller):
 
     def on_hci_le_read_filter_accept_list_size_command(self, _command):
         return hci.HCI_LE_Read_Filter_Accept_List_Size_ReturnParameters(
-            hci.HCI_ErrorCode.SUCCESS, capabilities.FILTER_ACCEPT_LIST_SIZE
+            hci.HCI_ErrorCode.SUCCESS, self.variant.accept_list_size
         )
 
     def on_hci_le_clear_filter_accept_list_command(self, _command):
@@ -421,7 +442,7 @@ class CorrectedController(bumble_controller.Controller):
         if self._accept_list_in_use():
             return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
         if command.address not in self.filter_accept_list:
-            if len(self.filter_accept_list) >= capabilities.FILTER_ACCEPT_LIST_SIZE:
+            if len(self.filter_accept_list) >= self.variant.accept_list_size:
                 return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(MEMORY_CAPACITY_EXCEEDED))
             self.filter_accept_list.append(command.address)
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
@@ -432,6 +453,61 @@ class CorrectedController(bumble_controller.Controller):
         if command.address in self.filter_accept_list:
             self.filter_accept_list.remove(command.address)
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    # ======================================================================
+    # Resolving list (LL Privacy; Bumble's commands are stubs)
+    # ======================================================================
+    def _resolving_list_in_use(self) -> bool:
+        """Address resolution is on and the controller advertises, scans or
+        initiates: the list and the resolution switch cannot change (7.8.38-44)."""
+        return self.le_address_resolution and bool(
+            self.le_legacy_advertiser.enabled or self.le_scan_enable or self.pending_le_connection
+        )
+
+    def on_hci_le_read_resolving_list_size_command(self, _command):
+        return hci.HCI_LE_Read_Resolving_List_Size_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, resolving_list_size=self.variant.resolving_list_size
+        )
+
+    def on_hci_le_clear_resolving_list_command(self, _command):
+        if self._resolving_list_in_use():
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        self.resolving_list.clear()
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_le_add_device_to_resolving_list_command(self, command):
+        """A full list answers Memory Capacity Exceeded; an identity already listed,
+        Invalid HCI Command Parameters."""
+        if self._resolving_list_in_use():
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        identity = command.peer_identity_address
+        if any(listed == identity for listed, _ in self.resolving_list):
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(INVALID_HCI_COMMAND_PARAMETERS))
+        if len(self.resolving_list) >= self.variant.resolving_list_size:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(MEMORY_CAPACITY_EXCEEDED))
+        self.resolving_list.append((identity, bytes(command.peer_irk)))
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_le_set_address_resolution_enable_command(self, command):
+        if self.le_legacy_advertiser.enabled or self.le_scan_enable or self.pending_le_connection:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        if command.address_resolution_enable not in (0, 1):
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(INVALID_HCI_COMMAND_PARAMETERS))
+        self.le_address_resolution = command.address_resolution_enable == 1
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def resolve(self, address: hci.Address) -> hci.Address | None:
+        """The identity a resolvable private address belongs to, when address
+        resolution is on and a resolving list entry's IRK resolves it."""
+        if not self.le_address_resolution or address.address_type != hci.Address.RANDOM_DEVICE_ADDRESS:
+            return None
+        raw = bytes(address.address_bytes)
+        if raw[5] >> 6 != 0b01:
+            return None
+        for identity, irk in self.resolving_list:
+            if crypto.ah(irk, raw[3:6]) == raw[0:3]:
+                return identity
+        return None
 
     # ======================================================================
     # Connection establishment
@@ -537,9 +613,13 @@ class CorrectedController(bumble_controller.Controller):
         )
 
     def _open_connection(
-        self, role: hci.Role, self_address: hci.Address, peer_address: hci.Address, interval: int, latency: int, timeout: int
+        self, role: hci.Role, self_address: hci.Address, peer_address: hci.Address, interval: int, latency: int, timeout: int,
+        identity: hci.Address | None = None,
     ) -> bumble_controller.Connection:
-        """Record a new connection and tell the host (LE Connection Complete)."""
+        """Record a new connection and tell the host (LE Connection Complete; with
+        `identity`, the peer's private address was resolved: the host is told the
+        identity, and host_interface.py adds the private address to the enhanced
+        event)."""
         connection = bumble_controller.Connection(
             controller=self,
             handle=self.allocate_connection_handle(),
@@ -552,13 +632,18 @@ class CorrectedController(bumble_controller.Controller):
         )
         self.le_connections[peer_address] = connection
         self.link_states[connection.handle] = LinkState(interval=interval, latency=latency, supervision_timeout=timeout)
+        if identity is not None:
+            self.resolved_private_addresses[connection.handle] = peer_address
+        else:
+            self.resolved_private_addresses.pop(connection.handle, None)
+        reported = identity or peer_address
         self.send_hci_packet(
             hci.HCI_LE_Connection_Complete_Event(
                 status=SUCCESS,
                 connection_handle=connection.handle,
                 role=role,
-                peer_address_type=peer_address.address_type,
-                peer_address=peer_address,
+                peer_address_type=reported.address_type,
+                peer_address=reported,
                 connection_interval=interval,
                 peripheral_latency=latency,
                 supervision_timeout=timeout,
@@ -593,12 +678,16 @@ class CorrectedController(bumble_controller.Controller):
         peer_address = packet.initiator_address
         if peer_address in self.le_connections:
             return
-        if not _accepts(advertising_set or advertiser, self, peer_address, CONNECT_REQUESTS):
+        # LL Privacy: the accept list holds identities; a resolved initiator is
+        # checked, and reported, as its identity.
+        identity = self.resolve(peer_address)
+        if not _accepts(advertising_set or advertiser, self, identity or peer_address, CONNECT_REQUESTS):
             return
         # Advertising ends when a connection is made (the host restarts it).
         (advertising_set or advertiser).stop()
         connection = self._open_connection(
-            hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout
+            hci.Role.PERIPHERAL, packet.advertiser_address, peer_address, packet.interval, packet.latency, packet.timeout,
+            identity,
         )
         if advertising_set is not None:
             self.send_hci_packet(

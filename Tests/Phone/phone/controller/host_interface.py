@@ -332,8 +332,16 @@ class HostInterface:
         # latency(2) timeout(2) clock accuracy(1)
         head = parameters[1:12]
         tail = parameters[12:19]
-        no_rpa = bytes(6)  # the controller resolves no addresses
-        body = head + no_rpa + no_rpa + tail
+        no_rpa = bytes(6)
+        # A peer the controller resolved (LL Privacy): its identity type (2 or 3)
+        # and the private address it used on air.
+        handle = struct.unpack_from('<H', parameters, 2)[0] & 0x0FFF
+        resolved = getattr(self.controller, 'resolved_private_addresses', {}).get(handle)
+        peer_rpa = no_rpa
+        if parameters[1] == 0 and resolved is not None:
+            head = head[:4] + bytes([head[4] | 0x02]) + head[5:]
+            peer_rpa = bytes(resolved.address_bytes)
+        body = head + no_rpa + peer_rpa + tail
         if v2:
             # No advertising set and no periodic sync created this connection.
             body += bytes([0xFF]) + struct.pack('<H', 0xFFFF)
