@@ -54,6 +54,14 @@ import Testing
         #expect(accessoryStates(rig).last == .connected, sourceLocation: sourceLocation)
     }
 
+    /// The head unit ended the stranger's link; the owner is unharmed.
+    func expectStrangerDroppedAndOwnerUnharmed(_ rig: CoreRig, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(rig.commands.contains(.disconnect), "the stranger's link was kept", sourceLocation: sourceLocation)
+        rig.dropLink(reason: 0x16)
+        expectOwnerUntouched(rig, sourceLocation: sourceLocation)
+        expectOwnerGetsIn(rig, sourceLocation: sourceLocation)
+    }
+
     @Test func aStrangerWhoAbandonsPairingChangesNothing() throws {
         let (rig, stranger) = try strangerRig()
         rig.phoneConnectsToUs()
@@ -73,11 +81,8 @@ import Testing
         #expect(rig.smpSent.contains([0x05, 0x04]), "Pairing Failed: Confirm Value Failed")
         #expect(!rig.commands.contains(.disconnect))
         rig.advance(milliseconds: 1_000)
-        #expect(rig.commands.contains(.disconnect))
         #expect(rig.sent(0x0B) == 0, "no Security Request asks the stranger to try again")
-        rig.dropLink(reason: 0x16)
-        expectOwnerUntouched(rig)
-        expectOwnerGetsIn(rig)
+        expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
     @Test func aStrangerWhoseAttemptTimesOutChangesNothing() throws {
@@ -85,10 +90,7 @@ import Testing
         rig.phoneConnectsToUs()
         for pdu in stranger.startPairing() { rig.phoneSendsSMP(pdu) }
         rig.advance(milliseconds: 31_000)
-        #expect(rig.commands.contains(.disconnect))
-        rig.dropLink(reason: 0x16)
-        expectOwnerUntouched(rig)
-        expectOwnerGetsIn(rig)
+        expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
     /// One who knows the passkey (it is on the screen) but pairs under
@@ -97,11 +99,8 @@ import Testing
         let (rig, stranger) = try settingsRig(stored: Self.ownerState)
         stranger.identityAddress = BluetoothAddress("C4:99:88:77:66:55", kind: .random)!
         try? pairFromSettings(rig, stranger)
-        #expect(rig.commands.contains(.disconnect))
         #expect(!rig.events.contains { if case .encrypted = $0 { return true } else { return false } })
-        rig.dropLink(reason: 0x16)
-        expectOwnerUntouched(rig)
-        expectOwnerGetsIn(rig)
+        expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
     /// A device that connects from the owner's address and does nothing
@@ -113,11 +112,8 @@ import Testing
         rig.advance(milliseconds: PhoneLink.strangerGraceMilliseconds - 500)
         #expect(!rig.commands.contains(.disconnect))
         rig.advance(milliseconds: 1_000)
-        #expect(rig.commands.contains(.disconnect))
         #expect(rig.errors.contains { $0.hasPrefix("accessory: ") && $0.contains("did not pair or encrypt") })
-        rig.dropLink(reason: 0x16)
-        expectOwnerUntouched(rig)
-        expectOwnerGetsIn(rig)
+        expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
     /// In pairing mode the same wait does not apply: the driver opened it.
