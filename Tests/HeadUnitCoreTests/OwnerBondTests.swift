@@ -116,6 +116,19 @@ import Testing
         expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
+    /// The driver forgets the phone while its link is up: the link's
+    /// security manager no longer answers with the deleted bond.
+    @Test func aBondForgottenWhileConnectedIsNoLongerAnsweredWith() throws {
+        let (rig, _) = try strangerRig()
+        rig.smp = nil
+        rig.phoneConnectsToUs()
+        rig.console("forget \(Self.ownerKey)")
+        #expect(rig.writes.contains(.deleteBond(server: Self.ownerKey)))
+        rig.phoneStartsEncryption()
+        #expect(rig.longTermKeyAnswers == [nil])
+        #expect(!rig.events.contains { if case .encrypted = $0 { return true } else { return false } })
+    }
+
     /// In pairing mode the same wait does not apply: the driver opened it.
     @Test func inPairingModeAQuietPhoneIsNotDropped() throws {
         let (rig, _) = try settingsRig()
