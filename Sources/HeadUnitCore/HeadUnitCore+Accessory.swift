@@ -65,6 +65,9 @@ extension HeadUnitCore {
         }
         accessory.pairingUntil = now.adding(milliseconds: settings.pairingWindowMilliseconds)
         self.accessory = accessory
+        // The driver asked: every pairing attempt count starts over, and
+        // a phone given up on may try again.
+        attempts.resetAll()
         let text = "pairing mode for \(settings.pairingWindowMilliseconds / 1000) s: on the iPhone, Settings → Bluetooth → " + accessory.name
         Log.info("accessory", text + " (" + why + ")")
         say(text)
@@ -80,10 +83,50 @@ extension HeadUnitCore {
         updateAdvertising(now: now)
     }
 
-    var accessoryDeadline: Instant? { accessory?.pairingUntil }
+    /// The end of the pairing window, or of a connected phone's time to
+    /// pair or encrypt.
+    var accessoryDeadline: Instant? {
+        var deadline = accessory?.pairingUntil
+        for link in links.values { deadline = earliest(deadline, link.secureBy) }
+        return deadline
+    }
 
-    /// The bonds changed: the resolver and the controller's lists follow.
+    func accessoryTimeout(now: Instant) {
+        closePairingWindowIfDue(now: now)
+        for link in links.values { dropIfStillAStranger(link, now: now) }
+    }
+
+    /// A phone connected to us `PhoneLink.strangerGraceMilliseconds` ago.
+    /// Secure: nothing to do. Pairing or encrypting, or pairing mode open:
+    /// look again later (a pairing has its own 30 s timer). Otherwise it is
+    /// a device that only holds the connection (perhaps replaying the
+    /// owner's address, which the accept list lets in): it goes, and
+    /// advertising resumes for the owner's phone.
+    private func dropIfStillAStranger(_ link: PhoneLink, now: Instant) {
+        guard let due = link.secureBy, due <= now else { return }
+        guard let sm = link.security, sm.linkSecurity == nil else {
+            link.secureBy = nil
+            return
+        }
+        if sm.peerIsSecuring || accessory?.pairingOpen != false {
+            link.secureBy = now.adding(milliseconds: PhoneLink.strangerGraceMilliseconds)
+            return
+        }
+        link.secureBy = nil
+        let detail = "a phone that connected outside pairing mode did not pair or encrypt"
+        Log.warning("accessory", detail + "; disconnecting " + link.peer.description + " so that the bonded phone can connect")
+        emit(.error(what: "accessory", detail: detail))
+        host.disconnect(link.handle, reason: .authenticationFailure)
+    }
+
+    /// The bonds changed: every link's security manager, the resolver and
+    /// the controller's lists follow (a link never answers with a bond
+    /// that was deleted or replaced).
     func accessoryBondsChanged() {
+        for link in links.values {
+            guard let server = link.server, let sm = link.security else { continue }
+            sm.storedBondChanged(bond(for: server))
+        }
         guard accessory != nil else { return }
         accessory?.bonded.setBonds(accessoryBonds.map { AddressResolver.Entry(peer: $0.server, bond: $0.bond) })
         if started { updateAdvertising(now: clock.now) }
@@ -113,7 +156,7 @@ extension HeadUnitCore {
         Log.info("accessory", (owner ?? "a new phone") + " connected")
         let held: BondRecord? = owner.flatMap { self.bond(for: $0) }
         phone.server = owner
-        phone.heldBond = held != nil
+        phone.secureBy = now.adding(milliseconds: PhoneLink.strangerGraceMilliseconds)
         var configuration = settings.pairing
         if let irk = localIRK {
             configuration.localIdentity = LocalIdentity(irk: irk, address: accessory.identity.address)
@@ -140,19 +183,6 @@ extension HeadUnitCore {
         case .replyLongTermKey(let ltk): host.replyToLongTermKeyRequest(handle, ltk: ltk.bytes)
         case .refuseLongTermKey: host.refuseLongTermKeyRequest(handle)
         }
-    }
-
-    /// A phone we hold a bond with pairs from scratch: it forgot the head
-    /// unit (Forget This Device). Its old bond goes, the driver is told, and
-    /// pairing mode opens so the new pairing is taken.
-    func phonePairsAfresh(_ link: PhoneLink, now: Instant) {
-        guard link.role == .peripheral, link.heldBond else { return }
-        link.heldBond = false
-        if let server = link.server { deleteBond(server) }
-        link.server = nil
-        Log.warning("accessory", "the iPhone pairs again: it forgot this head unit; its old bond is deleted")
-        showHint(.hintPhoneForgot, what: "bond")
-        openPairingWindow(now: now, why: "the phone forgot this head unit")
     }
 
     /// Security is done on a link: a phone bonded and encrypted is the

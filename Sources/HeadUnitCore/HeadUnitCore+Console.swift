@@ -101,6 +101,7 @@ extension HeadUnitCore {
         if let accessory {
             lines.append("accessory: " + (accessory.reported?.state.rawValue ?? "starting") + " as " + accessory.name)
         }
+        lines.append(attempts.summary(now: now).text)
         lines.append("client name: \(pairing.clientName)")
         lines.append("remembered server: \(pairing.rememberedServer ?? "none")")
         lines.append("controller: \(host.isReady ? "ready \(host.controller.address)" : "not ready") on \(shell.transport)")

@@ -70,7 +70,9 @@ extension HeadUnitCore {
         case .send(let pdu):
             l2cap.send(pdu, on: handle, channel: .smp)
         case .displayPasskey(let passkey):
-            phonePairsAfresh(link, now: now)
+            // Showing a passkey changes nothing stored: the bond this link
+            // resolved to (if any) stays, and is used, until a new pairing
+            // completes (`.paired`).
             Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
             emit(.passkey(passkey.text))
             passkeyShown = passkey.text
@@ -91,16 +93,24 @@ extension HeadUnitCore {
                 }
             }
         case .paired(let outcome):
-            phonePairsAfresh(link, now: now)
             if link.role == .peripheral, let bond = outcome.bond {
+                // The security manager checked that a link which resolved
+                // to a bond paired under that bond's identity: same key.
                 link.server = Accessory.bondKey(bond.peerIdentityAddress)
             }
             let server = link.server
             Log.info("smp", "paired with \(server ?? "the phone") by \(outcome.method.eventName), key size \(outcome.keySize)")
             emit(.paired(server: server, method: outcome.method, secureConnections: outcome.secureConnections, mitm: outcome.mitm))
             if let bond = outcome.bond, let server {
+                // The one place a bond is replaced: one save over the old
+                // record (the phone forgot us, or asked for stronger keys),
+                // never a delete first.
+                if self.bond(for: server) != nil {
+                    Log.info("smp", "\(server) paired again; its bond is replaced")
+                }
                 saveBond(bond, for: server)
             }
+            if hint == .hintPhoneForgot { hint = nil }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
@@ -114,10 +124,20 @@ extension HeadUnitCore {
             passkeyShown = nil
             emit(.error(what: "pairing", detail: failure.description))
             switch failure {
-            case .timeout, .keySizeTooSmall:
-                // No more SMP on this link (timeout), or a link too weak to
-                // use: drop it; the pairing routine reconnects.
+            case .timeout, .keySizeTooSmall, .otherIdentity:
+                // No more SMP on this link (timeout), a link too weak to
+                // use, or one that paired as someone else than the bonded
+                // phone it resolved to: drop it; the owner's phone (or the
+                // pairing routine) reconnects.
                 host.disconnect(handle, reason: .authenticationFailure)
+            case _ where link.role == .peripheral && accessory?.pairingOpen == false:
+                // Outside pairing mode a failed attempt gets no second try on
+                // the same link: the slot is freed for the bonded phone, and
+                // a driver who mistyped the passkey taps again (the limiter
+                // spaces those attempts out). Dropped a moment later, so
+                // that Pairing Failed reaches the phone before the link ends.
+                Log.info("accessory", "pairing with \(link.peer) failed outside pairing mode; disconnecting")
+                link.secureBy = now.adding(milliseconds: PhoneLink.failedAttemptLingerMilliseconds)
             case .tooManyAttempts:
                 showHint(.hintPairAgain, what: "pairing")
             case .local, .remote, .encryption:
@@ -125,9 +145,15 @@ extension HeadUnitCore {
                 // gives up after repeated failures.
                 sm.secure(now: now)
             }
-        case .staleBond:
-            Log.warning("smp", "\(server ?? "the phone") no longer has our keys; deleting the bond and pairing again")
-            if let server { deleteBond(server) }
+        case .peerLostKeys:
+            // PIN or Key Missing is only a claim: anyone answering at the
+            // phone's address can make it. Deleting the bond here would let
+            // a stranger lock the owner out, so it stays (docs/ROBUSTNESS.md,
+            // "Bonds change only on success"); the new pairing that starts
+            // now replaces it when it completes under the same phone. Bonds
+            // are deleted only by the driver (`unpair`, `forget`) or by the
+            // phone over its encrypted link (PAIRED CLIENT NAME `UNPAIRED`).
+            Log.warning("smp", "\(server ?? "the phone") says it has no keys for our bond; pairing again (the bond stays until that completes)")
             showHint(.hintPhoneForgot, what: "bond")
         }
     }

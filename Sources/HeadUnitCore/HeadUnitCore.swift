@@ -134,7 +134,7 @@ public final class HeadUnitCore {
         host.handleTimeout(now: now)
         pairing.handleTimeout(now: now)
         l2cap.handleTimeout(now: now)
-        closePairingWindowIfDue(now: now)
+        accessoryTimeout(now: now)
         for link in links.values { link.handleTimeout(now: now) }
         notifBridge?.receiver.handleTimeout(now: now)
         pump()

@@ -44,9 +44,19 @@ public final class PhoneLink {
     /// by itself gets a Security Request.
     var securityRequestDue: Instant?
     static let securityRequestDelayMilliseconds: Int64 = 1_000
-    /// Peripheral links: we held a bond with this phone when it connected
-    /// (a fresh pairing then means it forgot us).
-    var heldBond = false
+    /// Peripheral links: by then the phone must have paired or encrypted
+    /// (or be doing so), unless pairing mode is open; else it is sent away,
+    /// so a device that only connects cannot hold the one connection slot
+    /// (the controller pauses advertising while a phone is connected).
+    var secureBy: Instant?
+    /// iOS encrypts within a second of reconnecting and sends its Pairing
+    /// Request within a second of the tap (or of our Security Request,
+    /// `securityRequestDelayMilliseconds`): five seconds leave room for a
+    /// slow link and keep a hog's hold short.
+    public static let strangerGraceMilliseconds: Int64 = 5_000
+    /// After a failed pairing outside pairing mode: long enough for Pairing
+    /// Failed to leave, too short to start another attempt.
+    static let failedAttemptLingerMilliseconds: Int64 = 500
     /// ANCS and AMS, from the moment the link is encrypted.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).

@@ -9,6 +9,15 @@ import BluetoothCore
 /// successful encryption in between: a phone that keeps dropping its keys
 /// is flapping, and pairing again would only repeat the cycle.
 ///
+/// Every address is counted apart (the identity address when the
+/// connection resolved to a bond, else the address on air), and all
+/// attempts together: a flood from rotating addresses (each one new to
+/// the per-address counts) meets `maximumAttemptsPerWindow` attempts per
+/// `windowMilliseconds`, after which every Pairing Request is answered
+/// Repeated Attempts until the window frees up. Encryption with a stored
+/// bond is never an attempt: the owner's phone reconnects whatever the
+/// counts say.
+///
 /// Keep one limiter for the whole head unit and hand it to every
 /// connection's `SecurityManager`, so the counts survive reconnects.
 public final class PairingAttemptLimiter {
@@ -22,14 +31,77 @@ public final class PairingAttemptLimiter {
     public let maximumBackoffMilliseconds: Int64
     public let maximumConsecutiveFailures: Int
     public let maximumStaleBondRecoveries: Int
+    /// At most this many pairings start in any `windowMilliseconds`, from
+    /// all addresses together. A phone pairs once; a driver who mistypes
+    /// the passkey tries two or three times.
+    public let maximumAttemptsPerWindow: Int
+    public let windowMilliseconds: Int64
     private var records: [BluetoothAddress: Record] = [:]
+    /// When the attempts of the current window started, oldest first
+    /// (at most `maximumAttemptsPerWindow` of them).
+    private var recentStarts: [Instant] = []
 
     public init(initialBackoffMilliseconds: Int64 = 2_000, maximumBackoffMilliseconds: Int64 = 60_000,
-                maximumConsecutiveFailures: Int = 5, maximumStaleBondRecoveries: Int = 2) {
+                maximumConsecutiveFailures: Int = 5, maximumStaleBondRecoveries: Int = 2,
+                maximumAttemptsPerWindow: Int = 6, windowMilliseconds: Int64 = 60_000) {
         self.initialBackoffMilliseconds = initialBackoffMilliseconds
         self.maximumBackoffMilliseconds = maximumBackoffMilliseconds
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
         self.maximumStaleBondRecoveries = maximumStaleBondRecoveries
+        self.maximumAttemptsPerWindow = max(1, maximumAttemptsPerWindow)
+        self.windowMilliseconds = windowMilliseconds
+    }
+
+    /// When the next pairing from any address may start (nil: now).
+    public func totalNotBefore(now: Instant) -> Instant? {
+        dropExpiredStarts(now)
+        guard recentStarts.count >= maximumAttemptsPerWindow, let oldest = recentStarts.first else { return nil }
+        return oldest.adding(milliseconds: windowMilliseconds)
+    }
+
+    /// A pairing starts (a Pairing Request answered or sent).
+    func recordAttemptStart(now: Instant) {
+        dropExpiredStarts(now)
+        recentStarts.append(now)
+        if recentStarts.count > maximumAttemptsPerWindow { recentStarts.removeFirst() }
+    }
+
+    private func dropExpiredStarts(_ now: Instant) {
+        while let oldest = recentStarts.first, oldest.adding(milliseconds: windowMilliseconds) <= now {
+            recentStarts.removeFirst()
+        }
+    }
+
+    /// What the console shows.
+    public struct Summary: Equatable {
+        /// Pairings started in the last window, from any address.
+        public var recentAttempts: Int
+        public var maximumAttempts: Int
+        public var windowSeconds: Int64
+        /// Addresses that must wait out a back-off before pairing again.
+        public var waiting: Int
+        /// Addresses refused until the user opens pairing mode.
+        public var givenUp: Int
+
+        public var text: String {
+            "pairing attempts: \(recentAttempts) in the last \(windowSeconds) s (at most \(maximumAttempts)), "
+                + "\(waiting) address\(waiting == 1 ? "" : "es") waiting, \(givenUp) given up"
+        }
+    }
+
+    public func summary(now: Instant) -> Summary {
+        dropExpiredStarts(now)
+        var waiting = 0
+        var givenUp = 0
+        for record in records.values {
+            if record.consecutiveFailures >= maximumConsecutiveFailures {
+                givenUp += 1
+            } else if record.notBefore > now {
+                waiting += 1
+            }
+        }
+        return Summary(recentAttempts: recentStarts.count, maximumAttempts: maximumAttemptsPerWindow,
+                       windowSeconds: windowMilliseconds / 1000, waiting: waiting, givenUp: givenUp)
     }
 
     /// When pairing with `peer` may start again (nil: now).
@@ -83,5 +155,9 @@ public final class PairingAttemptLimiter {
     /// Forget the failures of `peer` (the user asked to pair again).
     public func reset(_ peer: BluetoothAddress) { records[peer] = nil }
 
-    public func resetAll() { records = [:] }
+    /// The user opened pairing mode: every count starts over.
+    public func resetAll() {
+        records = [:]
+        recentStarts = []
+    }
 }

@@ -14,7 +14,7 @@ extension SecurityManager {
             emit(.failed(.tooManyAttempts))
             return
         }
-        if let at = limiter.notBefore(limiterKey, now: now) {
+        if let at = earliestAllowed(now) {
             Log.info("smp", "pairing with \(peerAddress) deferred for \(at.millisecondsSince(now)) ms after failures")
             phase = .waitingToRetry
             retryAt = at
@@ -26,7 +26,17 @@ extension SecurityManager {
         }
     }
 
+    /// When this link may start a pairing, by its own failures and by
+    /// all attempts together (nil: now).
+    private func earliestAllowed(_ now: Instant) -> Instant? {
+        let own = limiter.notBefore(limiterKey, now: now)
+        let total = role == .initiator ? limiter.totalNotBefore(now: now) : nil
+        guard let own, let total else { return own ?? total }
+        return own > total ? own : total
+    }
+
     private func sendPairingRequest(now: Instant) {
+        limiter.recordAttemptStart(now: now)
         let bonding = configuration.bonding
         let request = PairingFeatures(
             ioCapability: configuration.ioCapability,
@@ -49,6 +59,7 @@ extension SecurityManager {
         ctx.pres = SMPPDU.pairingResponse(response).encoded()
 
         guard acceptsKeySize(response.maxEncryptionKeySize, now: now) else { return }
+        guard acceptsBonding(response, now: now) else { return }
         ctx.keySize = min(ctx.request.maxEncryptionKeySize, response.maxEncryptionKeySize)
         guard response.initiatorKeys.isSubset(of: ctx.request.initiatorKeys),
               response.responderKeys.isSubset(of: ctx.request.responderKeys) else {
@@ -96,6 +107,21 @@ extension SecurityManager {
             return false
         }
         return true
+    }
+
+    /// Bonding=0 from the phone while we bond: refused with Pairing Failed
+    /// (Authentication Requirements) before any passkey is shown. A link
+    /// without a bond is never "the phone": iOS serves ANCS and AMS only on
+    /// a bonded link, the phone could not come back without pairing again,
+    /// and letting such a pairing finish would only hold the one phone slot
+    /// and the passkey screen for nothing. Refusing here, rather than
+    /// pairing and then dropping the link, tells the phone why and makes
+    /// no keys at all.
+    func acceptsBonding(_ features: PairingFeatures, now: Instant) -> Bool {
+        guard configuration.bonding && !features.authReq.bonding else { return true }
+        Log.warning("smp", "phone \(peerAddress) pairs without bonding (Bonding=0); refused: the phone must bond")
+        fail(.authenticationRequirements, now: now)
+        return false
     }
 
     /// With Secure Connections a set OOB flag on either side selects OOB,

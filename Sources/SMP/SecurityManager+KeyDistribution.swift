@@ -95,6 +95,14 @@ extension SecurityManager {
         pairing = nil
         pairingDeadline = nil
         phase = .idle
+        if let held = heldIdentity, let identity = newBond?.peerIdentityAddress, identity != held {
+            Log.warning("smp", "\(peerAddress) resolved to the bond of \(held) but paired as \(identity); "
+                + "not bonded, the link is not used")
+            linkSecurity = nil
+            limiter.recordFailure(limiterKey, now: now)
+            emit(.failed(.otherIdentity(identity)))
+            return
+        }
         limiter.recordPairingSuccess(limiterKey)
         if let newBond = newBond { bond = newBond }
         let security = LinkSecurity(keySize: linkSecurity?.keySize ?? ctx.keySize, authenticated: mitm,

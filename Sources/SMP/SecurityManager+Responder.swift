@@ -42,11 +42,24 @@ extension SecurityManager {
             emit(.failed(limiter.hasGivenUp(limiterKey) ? .tooManyAttempts : .local(.repeatedAttempts)))
             return
         }
+        if let at = limiter.totalNotBefore(now: now) {
+            // Too many attempts from all addresses together (a flood, or
+            // one device rotating addresses): the same answer, for everyone.
+            Log.warning("smp", "Pairing Request from \(peerAddress) refused: \(limiter.maximumAttemptsPerWindow) attempts "
+                + "in the last \(limiter.windowMilliseconds / 1000) s; the next is taken in \(at.millisecondsSince(now)) ms")
+            phase = .idle
+            pairingDeadline = nil
+            emit(.send(SMPPDU.pairingFailed(.repeatedAttempts).encoded()))
+            emit(.failed(.local(.repeatedAttempts)))
+            return
+        }
+        limiter.recordAttemptStart(now: now)
         var ctx = PairingContext(request: request, preq: bytes)
         pairing = ctx
         phase = .awaitingPublicKey
         Log.info("smp", "phone \(peerAddress) pairs as \(request.ioCapability); answering as \(configuration.ioCapability)")
         guard acceptsKeySize(request.maxEncryptionKeySize, now: now) else { return }
+        guard acceptsBonding(request, now: now) else { return }
         guard request.authReq.secureConnections else {
             if configuration.requireSecureConnections {
                 Log.warning("smp", "phone does not support LE Secure Connections; legacy pairing refused by policy")

@@ -88,6 +88,11 @@ public final class SecurityManager {
     let limiter: PairingAttemptLimiter
     /// Who the repeated-attempts counters are kept for.
     let limiterKey: BluetoothAddress
+    /// Responder: the identity of the bond the connection resolved to. A
+    /// new pairing on this link must bring the same identity to replace
+    /// it: the address was only a claim (iPhones broadcast theirs, anyone
+    /// can replay one), the identity comes out of the pairing itself.
+    let heldIdentity: BluetoothAddress?
     let random: RandomSource
     let makeKeyPair: () throws(CryptoError) -> P256KeyPair
     var pairing: PairingContext?
@@ -116,8 +121,28 @@ public final class SecurityManager {
         self.bond = bond
         self.limiter = limiter
         self.limiterKey = bond?.peerIdentityAddress ?? peerAddress
+        self.heldIdentity = role == .responder ? bond?.peerIdentityAddress : nil
         self.random = random
         self.makeKeyPair = makeKeyPair
+    }
+
+    /// The phone is pairing or encrypting right now (a pairing under way,
+    /// or the bond's key handed to the controller): not a link that sits
+    /// idle. Our own Security Request waiting for an answer does not count.
+    public var peerIsSecuring: Bool {
+        switch phase {
+        case .idle, .awaitingPairingRequest, .waitingToRetry, .timedOut: return false
+        default: return true
+        }
+    }
+
+    /// The stored bond changed under this link (the owner deleted it, or a
+    /// pairing on another link replaced it): use what is stored now, so
+    /// the link never answers with a key the head unit no longer holds.
+    public func storedBondChanged(_ stored: BondRecord?) {
+        guard stored != bond else { return }
+        Log.info("smp", "stored bond for \(peerAddress) " + (stored == nil ? "deleted" : "replaced") + "; the link follows")
+        bond = stored
     }
 
     // MARK: Outputs and time
@@ -342,9 +367,12 @@ public final class SecurityManager {
             phase = .idle
             let pinOrKeyMissing: UInt8 = 0x06
             if status == pinOrKeyMissing, let stale = bond {
+                // Only a claim: whoever answers at the phone's address can
+                // say it. This link stops using the bond and pairs again;
+                // the stored bond stays until that pairing completes.
                 bond = nil
-                Log.warning("smp", "phone \(stale.peerIdentityAddress) no longer has our keys: bond deleted")
-                emit(.staleBond(stale))
+                Log.warning("smp", "phone \(stale.peerIdentityAddress) says it has no keys for our bond; pairing again")
+                emit(.peerLostKeys(stale))
                 guard configuration.pairAgainWhenPeerForgetsBond else { return }
                 guard limiter.recordStaleBond(limiterKey, now: now) else {
                     Log.error("smp", "phone \(stale.peerIdentityAddress) keeps forgetting its bond; not pairing again")

@@ -17,17 +17,20 @@ public enum SecurityManagerOutput {
     /// with `encryptionChanged` or `encryptionFailed`.
     case startEncryption(ltk: LongTermKey, ediv: UInt16, rand: UInt64)
     /// Pairing finished. When `outcome.bond` is set, persist it (it replaces
-    /// any older bond with the same peer).
+    /// any older bond with the same peer, in one save). As responder on a
+    /// link that resolved to a bond, the new bond has that bond's identity.
     case paired(PairingOutcome)
     /// The link is encrypted and ready for ANCS/AMS.
     case encrypted(LinkSecurity)
     /// Pairing or encryption failed; the link stays up unless the owner
     /// decides otherwise.
     case failed(PairingFailure)
-    /// The phone no longer has the keys of this bond (it answered
-    /// encryption with PIN or Key Missing): delete it from the store and
-    /// tell the user. Pairing starts again by itself when the policy allows.
-    case staleBond(BondRecord)
+    /// The phone says it no longer has the keys of this bond (it answered
+    /// encryption with PIN or Key Missing). Tell the user; do NOT delete
+    /// the bond: anyone replaying the phone's address can say this. Pairing
+    /// starts again by itself when the policy allows, and only its
+    /// completion (`.paired`) replaces the bond.
+    case peerLostKeys(BondRecord)
 }
 
 /// The result of a successful pairing.
@@ -69,6 +72,10 @@ public enum PairingFailure: Equatable, CustomStringConvertible {
     /// again until the owner calls `PairingAttemptLimiter.reset`. Tell the
     /// user to remove the pairing on both sides.
     case tooManyAttempts
+    /// Responder: the connection resolved to a bond, but the pairing made
+    /// on it distributed another identity (this one). Someone who knew the
+    /// passkey, not the bonded phone: no bond, and the link is not used.
+    case otherIdentity(BluetoothAddress)
 
     public var description: String {
         switch self {
@@ -78,6 +85,7 @@ public enum PairingFailure: Equatable, CustomStringConvertible {
         case .encryption(let status): return "encryption failed, HCI status 0x" + hex(status, digits: 2)
         case .keySizeTooSmall(let size): return "encryption key size \(size) too small"
         case .tooManyAttempts: return "too many failed attempts"
+        case .otherIdentity(let identity): return "paired as \(identity), not as the bonded phone it connected as"
         }
     }
 }

@@ -55,20 +55,47 @@ import Testing
         #expect(rig.events.contains(.paired(server: "Anna-iPhone-7F3A", method: .passkeyEntry, secureConnections: true, mitm: true)))
     }
 
-    /// The phone lost its keys: encryption with the bond fails, the bond
-    /// is deleted and the driver told to pair again.
-    @Test func aStaleBondIsDeletedAndTheDriverTold() throws {
+    /// The phone says it lost its keys (PIN or Key Missing): anyone at the
+    /// phone's address can say that, so the bond stays; the driver is told
+    /// and a new pairing starts. Only its completion replaces the bond.
+    @Test func aPhoneThatSaysItLostItsKeysKeepsTheBondUntilANewPairingCompletes() throws {
         let (first, _) = try pairingRig()
         first.start()
         let bond = try #require(first.savedBond)
         let rig = CoreRig(stored: bondedState(bond), phone: ScriptedPhone(pairedClientName: clientName))
         rig.encryption = { _ in (0x06, []) }  // PIN or Key Missing
         rig.start()
-        #expect(rig.writes.contains(.deleteBond(server: "Anna-iPhone-7F3A")))
+        #expect(!rig.writes.contains(.deleteBond(server: "Anna-iPhone-7F3A")))
         #expect(rig.errors.contains("bond: Phone forgot this head unit: pair again"))
         #expect(rig.core.hint == .hintPhoneForgot)
+        #expect(rig.sent(0x01) == 1, "a new pairing starts")
         rig.console("bonds")
-        #expect(rig.takeConsoleLines().contains("no bonds"))
+        #expect(rig.takeConsoleLines().contains { $0.hasPrefix("bond Anna-iPhone-7F3A:") })
+    }
+
+    /// The phone really lost its keys: the new pairing completes and the
+    /// bond is replaced in one save, never deleted first.
+    @Test func aPhoneThatLostItsKeysPairsAgainAndTheBondIsReplaced() throws {
+        let (first, _) = try pairingRig()
+        first.start()
+        let bond = try #require(first.savedBond)
+        let (rig, smp) = try pairingRig(stored: bondedState(bond), phone: ScriptedPhone(pairedClientName: clientName))
+        var stale = true
+        let encrypt = rig.encryption
+        rig.encryption = { ltk in
+            if stale {
+                stale = false
+                return (0x06, [])
+            }
+            return encrypt(ltk)
+        }
+        rig.start()
+        _ = smp
+        #expect(!rig.writes.contains(.deleteBond(server: "Anna-iPhone-7F3A")))
+        let renewed = try #require(rig.savedBond)
+        #expect(renewed.longTermKey != bond.longTermKey)
+        #expect(rig.events.contains(.encrypted(server: "Anna-iPhone-7F3A", bonded: true)))
+        #expect(rig.core.hint == nil)
     }
 
     /// Re-encryption with the bond on a controller that reports a 7-byte

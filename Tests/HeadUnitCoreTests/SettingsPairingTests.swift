@@ -155,14 +155,19 @@ import Testing
         #expect(rig.core.host.advertiser.audience != .anyone)
     }
 
-    @Test func aPhoneThatForgotTheHeadUnitPairsAgainAndTheDriverIsTold() throws {
+    /// Forget This Device on the iPhone, then it pairs again from
+    /// Settings with no keys: nothing to do on the head unit. The bond is
+    /// replaced in one save once the new pairing completes under the same
+    /// identity; it is never deleted first, and pairing mode never opens.
+    @Test func aPhoneThatForgotTheHeadUnitPairsAgainAndItsBondIsReplacedInOneSave() throws {
         let stale = Self.bond(Self.phoneIdentity, Self.phoneIRK)
         var stored = accessoryState
         stored.bonds["settings C4:5A:11:22:33:44"] = stale
         let (rig, phone) = try settingsRig(stored: stored)
         try pairFromSettings(rig, phone)
-        #expect(rig.errors.contains("bond: Phone forgot this head unit: pair again"))
-        #expect(rig.writes.contains(.deleteBond(server: "settings C4:5A:11:22:33:44")))
+        #expect(!rig.writes.contains(.deleteBond(server: "settings C4:5A:11:22:33:44")))
+        #expect(rig.writes.count == 1)
+        #expect(!accessoryStates(rig).contains(.pairing))
         let renewed = try #require(rig.savedBond)
         #expect(renewed.longTermKey != stale.longTermKey)
         #expect(rig.events.contains(.encrypted(server: "settings C4:5A:11:22:33:44", bonded: true)))

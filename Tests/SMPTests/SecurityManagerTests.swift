@@ -682,9 +682,9 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
         _ = central.drainOutputs()
         central.encryptionFailed(status: 0x06, now: .zero)  // PIN or Key Missing
         let outputs = central.drainOutputs()
-        guard outputs.count == 2, case .staleBond(let stale) = outputs[0], case .send(let bytes) = outputs[1],
+        guard outputs.count == 2, case .peerLostKeys(let stale) = outputs[0], case .send(let bytes) = outputs[1],
               case .pairingRequest? = try? SMPPDU.decode(bytes) else {
-            Issue.record("expected staleBond then a Pairing Request")
+            Issue.record("expected peerLostKeys then a Pairing Request")
             return
         }
         #expect(stale == bond)
@@ -701,7 +701,7 @@ func makePhone() throws -> TestPhone { try TestPhone(central: headUnitAddress, p
             central.encryptionFailed(status: 0x06, now: .zero)
             lastOutputs = central.drainOutputs()
         }
-        guard lastOutputs.count == 2, case .staleBond = lastOutputs[0], case .failed(.tooManyAttempts) = lastOutputs[1] else {
+        guard lastOutputs.count == 2, case .peerLostKeys = lastOutputs[0], case .failed(.tooManyAttempts) = lastOutputs[1] else {
             Issue.record("third stale bond should stop pairing")
             return
         }

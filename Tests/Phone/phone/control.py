@@ -22,6 +22,15 @@ from .simulator import Simulator
 logger = logging.getLogger(__name__)
 
 
+
+def _is_random_address(text: str) -> bool:
+    """Six colon-separated octets; the top two bits say resolvable (01) or static (11)."""
+    parts = text.split(':')
+    if len(parts) != 6 or not all(len(p) == 2 and all(c in '0123456789abcdefABCDEF' for c in p) for p in parts):
+        return False
+    return int(parts[0], 16) >> 6 in (0b01, 0b11)
+
+
 class ControlError(Exception):
     pass
 
@@ -160,7 +169,10 @@ class ControlProtocol:
     async def _rotate_address(self, arguments: dict) -> dict:
         phone = self.simulator.phone(_phone_name(arguments))
         old = phone.address
-        await phone.rotate_address()
+        replay = arguments.get('address')
+        if replay is not None and not (isinstance(replay, str) and _is_random_address(replay)):
+            raise ControlError('"address" is a random address, e.g. "5B:11:22:33:44:55"')
+        await phone.rotate_address(replay)
         return {**phone.state(), 'old_address': old}
 
     async def _disconnect(self, arguments: dict) -> dict:

@@ -66,6 +66,12 @@ class ControlProtocolTests(unittest.IsolatedAsyncioTestCase):
         reply = await self.send({'cmd': 'rotate_address', 'id': 3, 'phone': 'bob'})
         self.assertNotEqual(reply['address'], old_address)
         self.assertTrue([e for e in self.lines if e['event'] == 'address_rotated'])
+        # An address replay: Bob sends from Anna's private address.
+        anna = await self.send({'cmd': 'state', 'id': 30, 'phone': 'anna'})
+        reply = await self.send({'cmd': 'rotate_address', 'id': 31, 'phone': 'bob', 'address': anna['address']})
+        self.assertEqual(reply['address'], anna['address'])
+        reply = await self.send({'cmd': 'rotate_address', 'id': 32, 'phone': 'bob', 'address': '12:34'})
+        self.assertEqual(reply['event'], 'error')
 
         reply = await self.send({'cmd': 'set_paired', 'id': 4, 'phone': 'bob', 'value': 'x' * 33})
         self.assertEqual(reply['event'], 'error')

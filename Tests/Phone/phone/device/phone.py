@@ -559,9 +559,11 @@ class Phone:
         await self.device.notify_subscribers(characteristic, value)
         self._emit('notified', characteristic=PAIRED_CLIENT_NAME, peers=peers, **self._value_fields(value))
 
-    async def rotate_address(self) -> str:
+    async def rotate_address(self, replay: str | None = None) -> str:
         """A new resolvable private address, as iOS does every ~15 minutes. Only while
-        not connected: the address of a live connection does not change."""
+        not connected: the address of a live connection does not change. `replay`:
+        take this address instead (another phone's, heard on the air): anyone can
+        send from an iPhone's private address, it carries no secret."""
         async with self._lock:
             if self.connections:
                 raise PhoneError('cannot rotate the address while connected')
@@ -571,7 +573,11 @@ class Phone:
                 await self.device.stop_advertising()
             # The random address cannot change while scanning either.
             was_scanning = self.powered and await self.settings_bluetooth.pause_scanning()
-            new_address = resolvable_private_address(self.identity.irk)
+            new_address = (
+                resolvable_private_address(self.identity.irk)
+                if replay is None
+                else hci.Address(replay, hci.Address.RANDOM_DEVICE_ADDRESS)
+            )
             if self.powered:
                 await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=new_address))
             self.device.random_address = new_address
