@@ -1,5 +1,6 @@
 import BluetoothCore
 import HCI
+import GATT
 import L2CAP
 import SMP
 import Screens
