@@ -20,6 +20,8 @@ final class HeadUnit {
         var spec: TransportSpec
         var stateDirectory: String
         var tracePath: String?
+        /// Keep key material in the trace (`--trace-keys`): dangerous.
+        var traceKeys = false
         var eventsPath: String?
         var consoleDevice: String?
         var display: DisplaySpec = .none
@@ -88,7 +90,7 @@ final class HeadUnit {
                                     pairAtStart: configuration.pairAtStart)
         core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
         driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
-        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
+        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: options.traceKeys, core: core)) }
         let fonts = options.display == .none ? nil
             : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
         screen = ScreenOutput(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
