@@ -77,10 +77,11 @@ final class HeadUnit {
         stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
-        let stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
+        var stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
                                  bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load(),
                                  notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile),
                                  identityAddress: configuration.phones.advertises ? bonds.identityAddress() : nil)
+        stored.clientStates = bonds.clientStates()
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
                                     deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
                                     notifBridge: configuration.notifBridge,
@@ -173,6 +174,7 @@ final class HeadUnit {
         case .forgetServer: store.forgetServer()
         case let .saveBond(bond, server): bonds.save(bond, for: server)
         case .deleteBond(let server): bonds.delete(for: server)
+        case let .clientState(bytes, server): bonds.saveClientState(bytes, for: server)
         case .appNames(let names): AppNameStore(files: stateFiles).save(names)
         case .notifBridgeKeys(let bytes):
             // A failure is reported by `stateFiles.failures`; the core withholds the receipts.

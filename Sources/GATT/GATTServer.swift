@@ -49,6 +49,12 @@ public struct GATTServer {
     /// caching gets Database Out Of Sync until it catches up.
     public var isChangeAware = true
     private var outOfSyncReported = false
+    /// CCCDs the client wrote on this connection: a restored value never
+    /// overrides them.
+    private var writtenThisConnection: Set<AttributeHandle> = []
+    /// A CCCD changed, or the client became change-aware, since the owner
+    /// last asked (`takeBondedStateChange`): a bonded client's state to store.
+    private var bondedStateChanged = false
     /// Prepared writes of this client, in the order they came.
     private var prepareQueue: [(handle: AttributeHandle, offset: Int, value: [UInt8])] = []
     private var preparedBytes = 0
@@ -72,8 +78,49 @@ public struct GATTServer {
     }
 
     private mutating func setClientConfiguration(_ value: ClientConfiguration, at handle: AttributeHandle) {
+        writtenThisConnection.insert(handle)
+        if (clientConfigurations[handle] ?? []) != value { bondedStateChanged = true }
         clientConfigurations[handle] = value
         Log.debug("gatt", "client configuration \(handle) = \(value.rawValue)")
+    }
+
+    // MARK: bonded clients (Core Vol 3 Part G 3.3.3.3: a bonded client's CCCDs persist across connections)
+
+    /// True once after a CCCD changed or the client became change-aware.
+    public mutating func takeBondedStateChange() -> Bool {
+        defer { bondedStateChanged = false }
+        return bondedStateChanged
+    }
+
+    /// This client's CCCDs that are not zero, by the characteristic they
+    /// configure: stored by UUID, not handle, so they find their
+    /// characteristic again in a database that has changed.
+    public var storedConfigurations: [StoredClientConfiguration] {
+        var out: [StoredClientConfiguration] = []
+        for attribute in database.attributes {
+            guard case .clientConfiguration = attribute.kind, let value = clientConfigurations[attribute.handle], !value.isEmpty,
+                  let characteristic = database.attribute(at: AttributeHandle(attribute.handle.value &- 1)) else { continue }
+            out.append(StoredClientConfiguration(characteristic: characteristic.type, value: value))
+        }
+        return out
+    }
+
+    /// Gives a bonded client back its stored CCCDs. A characteristic that
+    /// is gone, or no longer sends that kind of update, is skipped, and a
+    /// CCCD the client already wrote on this connection is kept.
+    public mutating func restore(_ stored: [StoredClientConfiguration]) {
+        for entry in stored {
+            guard let value = database.attributes.first(where: { $0.type == entry.characteristic }),
+                  let next = value.handle.next, let cccd = database.attribute(at: next),
+                  case .clientConfiguration(let allowed) = cccd.kind else {
+                Log.info("gatt", "stored client configuration for \(entry.characteristic): no such characteristic now; dropped")
+                continue
+            }
+            guard !writtenThisConnection.contains(cccd.handle) else { continue }
+            let kept = entry.value.intersection(allowed)
+            clientConfigurations[cccd.handle] = kept
+            Log.debug("gatt", "client configuration \(cccd.handle) = \(kept.rawValue) restored")
+        }
     }
 
     /// The configuration of the CCCD that follows `valueHandle`'s characteristic value.
@@ -85,6 +132,7 @@ public struct GATTServer {
 
     /// A Service Changed indication was confirmed: the client knows.
     mutating func serviceChangedConfirmed() {
+        if !isChangeAware { bondedStateChanged = true }
         isChangeAware = true
         outOfSyncReported = false
     }

@@ -47,6 +47,9 @@ public final class PhoneLink {
     /// Peripheral links: we held a bond with this phone when it connected
     /// (a fresh pairing then means it forgot us).
     var heldBond = false
+    /// The bond whose GATT client state this link keeps (its CCCDs of our
+    /// server), from the moment it is encrypted with that bond.
+    var clientStateBond: String?
     /// ANCS and AMS, from the moment the link is encrypted.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
