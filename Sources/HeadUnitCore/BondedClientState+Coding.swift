@@ -3,11 +3,8 @@ import GATT
 import SMP
 
 /// The versioned byte form of a `BondedClientState` (the `gatt-…` state
-/// file beside each bond), little-endian:
-///
-///     magic "NNGC" | version u8 | payload length u16 | payload | CRC-32 u32
-///
-/// The CRC covers everything before it. Version 1 payload:
+/// file beside each bond): a `ChecksummedRecord` with magic "NNGC".
+/// Version 1 payload, little-endian:
 ///
 ///     database hash 16 | count u8 | count × (characteristic UUID 16 | CCCD u16)
 ///
@@ -29,29 +26,11 @@ extension BondedClientState {
             payload.append(entry.characteristic.fullLittleEndian)
             payload.u16(entry.value.rawValue)
         }
-        var out = ByteWriter(capacity: payload.bytes.count + 11)
-        out.append(BondedClientState.magic)
-        out.u8(BondedClientState.encodingVersion)
-        out.u16(UInt16(payload.bytes.count))
-        out.append(payload.bytes)
-        out.u32(CRC32.checksum(out.bytes))
-        return out.bytes
+        return ChecksummedRecord.encode(magic: BondedClientState.magic, version: BondedClientState.encodingVersion, payload: payload.bytes)
     }
 
     public static func decode(_ bytes: [UInt8]) throws(BondDecodingError) -> BondedClientState {
-        let headerCount = magic.count + 3
-        guard bytes.count >= headerCount + 4 else { throw .truncated }
-        guard Array(bytes[0..<magic.count]) == magic else { throw .badMagic }
-        var header = ByteReader(bytes[magic.count..<headerCount])
-        guard let version = header.u8(), let length = header.u16() else { throw .truncated }
-        guard version == encodingVersion else { throw .unsupportedVersion(version) }
-        let total = headerCount + Int(length) + 4
-        guard bytes.count >= total else { throw .truncated }
-        guard bytes.count == total else { throw .lengthMismatch }
-        var trailer = ByteReader(bytes[(total - 4)...])
-        guard let stored = trailer.u32() else { throw .truncated }
-        guard CRC32.checksum(bytes[0..<(total - 4)]) == stored else { throw .checksumMismatch }
-        var r = ByteReader(bytes[headerCount..<(total - 4)])
+        var r = ByteReader(try ChecksummedRecord.payload(of: bytes, magic: magic, version: encodingVersion))
         guard let hash = r.bytes(16), let count = r.u8() else { throw .lengthMismatch }
         var configurations: [StoredClientConfiguration] = []
         for _ in 0..<count {
