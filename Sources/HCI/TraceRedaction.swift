@@ -13,9 +13,9 @@ import BluetoothCore
 ///   Encryption Information (LTK), Identity Information (IRK), Signing
 ///   Information (CSRK). Central Identification (EDIV, Rand) only names
 ///   the LTK and stays.
-/// - ATT writes to `secretAttributes` of the head unit's GATT server
-///   (Write Request, Write Command, Prepare Write Request and the Prepare
-///   Write Response that echoes it): the NotifBridge key-exchange
+/// - ATT writes the phone makes to `secretAttributes` of the head unit's
+///   GATT server (Write Request, Write Command, Prepare Write Request, and
+///   the Prepare Write Response the head unit echoes them with): the NotifBridge key-exchange
 ///   characteristic, whose prepare packets carry the seed of an X-Wing
 ///   private key. The value bytes are zeroed in every ACL fragment.
 ///
@@ -116,7 +116,7 @@ public struct TraceRedaction {
             state = p
         } else {
             pending[key] = nil
-            guard let from = secretStart(Array(body[dataStart...])) else { return }
+            guard let from = secretStart(Array(body[dataStart...]), direction: direction) else { return }
             state = Pending(seen: 0, frameLength: l2capLength(body) + 4, from: from)
         }
         // Frame positions of this fragment: seen..<seen + fragment.
@@ -136,7 +136,7 @@ public struct TraceRedaction {
     /// A first fragment too short to tell is taken as secret from the
     /// header on: a controller never cuts a frame that short, and a trace
     /// that hides too much is the safe mistake.
-    private func secretStart(_ frame: [UInt8]) -> Int? {
+    private func secretStart(_ frame: [UInt8], direction: TraceDirection) -> Int? {
         guard frame.count >= 4 else { return 0 }
         let channel = UInt16(frame[2]) | UInt16(frame[3]) << 8
         let payload = 4
@@ -154,10 +154,12 @@ public struct TraceRedaction {
             guard frame.count >= payload + 3 else { return payload }
             let handle = UInt16(frame[payload + 1]) | UInt16(frame[payload + 2]) << 8
             guard secretAttributes.contains(handle) else { return nil }
-            switch frame[payload] {
-            case 0x12, 0x52:  // Write Request, Write Command: handle, value
+            // Only the phone's writes to our server and our echoes: the
+            // head unit's own writes to the phone's handles stay.
+            switch (frame[payload], direction) {
+            case (0x12, .received), (0x52, .received):  // Write Request, Write Command: handle, value
                 return payload + 3
-            case 0x16, 0x17:  // Prepare Write Request and Response: handle, offset, value
+            case (0x16, .received), (0x17, .sent):  // Prepare Write Request, its echo: handle, offset, value
                 return payload + 5
             default:
                 return nil

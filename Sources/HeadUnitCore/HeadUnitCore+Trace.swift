@@ -1,3 +1,6 @@
+import ATT
+import NotifBridge
+
 /// What a btsnoop trace of this head unit must not show in clear.
 extension HeadUnitCore {
     /// Value handles of the head unit's GATT server whose written values

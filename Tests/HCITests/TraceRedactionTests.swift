@@ -78,6 +78,11 @@ import BluetoothCore
             for fragment in ACLPacket.fragments(of: other, handle: link, maxLength: 27) {
                 #expect(redacted(fragment.packet, &r, direction) == fragment.packet.body)
             }
+            // So is the head unit's own write to handle 0x000E of the phone.
+            let ours: TraceDirection = direction == .sent ? .received : .sent
+            for fragment in fragments {
+                #expect(redacted(fragment.packet, &r, ours) == fragment.packet.body)
+            }
         }
     }
 
