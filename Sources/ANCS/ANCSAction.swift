@@ -53,4 +53,9 @@ public enum ANCSEvent: Equatable {
     /// (`SecurityManager.peerRequiresSecurity`); the client ends its session
     /// and subscribes again after `subscribeRetryMilliseconds`.
     case securityRequired
+    /// The phone still refuses the link as not secure after
+    /// `ANCSConfiguration.securityRequestLimit` re-pairings: no more are
+    /// asked for; worth a hint to pair again by hand. Said once, until the
+    /// Control Point answers.
+    case securityRefusedRepeatedly
 }

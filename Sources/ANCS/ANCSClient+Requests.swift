@@ -155,6 +155,7 @@ extension ANCSClient {
     /// The phone handles our writes: liveness is fine, and sharing is on.
     func controlPointAnswered() {
         lastAnswer = now
+        securityRefusals = 0
         if isSharingDisabled {
             sharingRefusal = nil
             Log.info("ancs", "the phone shares notifications again")

@@ -110,6 +110,14 @@ public final class ANCSClient {
     var lastAnswer = Instant.zero
     var lastNotificationSource = Instant.zero
 
+    // Backing off when the phone keeps refusing.
+    /// Subscriptions refused with Insufficient Authorization in a row (the
+    /// "Allow notifications?" prompt open or declined); a session resets it.
+    var authorizationRefusals = 0
+    /// Security refusals (0x05, 0x0F) since the Control Point last answered:
+    /// up to `securityRequestLimit` of them ask for a re-pairing.
+    var securityRefusals = 0
+
     public init(connection: ConnectionHandle, configuration: ANCSConfiguration = ANCSConfiguration(),
                 appNames: AppNameCache = AppNameCache(), wantsText: @escaping (ANCSNotification) -> Bool) {
         self.connection = connection
@@ -222,8 +230,8 @@ public final class ANCSClient {
             if case .attError(let code) = result {
                 Log.warning("ancs", "subscribing to the \(characteristic) refused: \(ANCSErrorCode.name(code))")
                 if let refusal = ANCSErrorCode.sharingRefusal(code) { reportSharingDisabled(refusal) }
-                if ANCSErrorCode.meansSecurityRequired(code) { emit(.event(.securityRequired)) }
-                if code == ANCSErrorCode.insufficientAuthorization { retry = configuration.authorizationRetryMilliseconds }
+                if ANCSErrorCode.meansSecurityRequired(code) { retry = askForSecurity() }
+                if code == ANCSErrorCode.insufficientAuthorization { retry = nextAuthorizationRetry() }
             } else {
                 Log.warning("ancs", "subscribing to the \(characteristic) failed")
             }
@@ -397,6 +405,7 @@ public final class ANCSClient {
 
     func beginSession() {
         phase = .active
+        authorizationRefusals = 0
         lastAnswer = now
         lastNotificationSource = now
         Log.info("ancs", "session started")
@@ -435,10 +444,48 @@ public final class ANCSClient {
     /// again. The session ends; discovery and subscriptions start afresh a
     /// little later, on the secured link.
     func securityRequired(_ code: UInt8) {
-        Log.warning("ancs", "the phone refuses this link as not secure (\(ANCSErrorCode.name(code))); asking for security, subscribing again in \(configuration.subscribeRetryMilliseconds) ms")
-        emit(.event(.securityRequired))
+        Log.warning("ancs", "the phone refuses this link as not secure (\(ANCSErrorCode.name(code)))")
+        let retry = askForSecurity()
         endSession()
-        phase = .waitingToRetry(until: now.adding(milliseconds: configuration.subscribeRetryMilliseconds))
+        phase = .waitingToRetry(until: now.adding(milliseconds: retry))
+    }
+
+    /// A security refusal: asks the owner to secure the link again, at most
+    /// `securityRequestLimit` times until the Control Point answers (iOS
+    /// may keep refusing a link it paired, and each re-pairing is a passkey
+    /// for the driver); after that says so once and only tries again, at
+    /// the long wait. Returns when to subscribe again.
+    func askForSecurity() -> Int64 {
+        securityRefusals += 1
+        if securityRefusals <= configuration.securityRequestLimit {
+            Log.info("ancs", "asking for security (\(securityRefusals) of \(configuration.securityRequestLimit)); subscribing again in \(configuration.subscribeRetryMilliseconds) ms")
+            emit(.event(.securityRequired))
+            return configuration.subscribeRetryMilliseconds
+        }
+        if securityRefusals == configuration.securityRequestLimit + 1 {
+            Log.warning("ancs", "the phone still refuses the link after \(configuration.securityRequestLimit) pairings; not pairing again (the driver is asked to)")
+            emit(.event(.securityRefusedRepeatedly))
+        }
+        return configuration.authorizationRetryLimitMilliseconds
+    }
+
+    /// The wait after a subscription refused with Insufficient
+    /// Authorization: `authorizationRetryMilliseconds` (so notifications
+    /// come about that long after the driver taps Allow), doubled at each
+    /// refusal in a row up to `authorizationRetryLimitMilliseconds`.
+    func nextAuthorizationRetry() -> Int64 {
+        let first = configuration.authorizationRetryMilliseconds
+        let limit = max(first, configuration.authorizationRetryLimitMilliseconds)
+        var wait = first
+        var doublings = authorizationRefusals
+        while doublings > 0 && wait < limit {
+            wait *= 2
+            doublings -= 1
+        }
+        authorizationRefusals += 1
+        let retry = min(wait, limit)
+        if authorizationRefusals > 1 { Log.info("ancs", "notifications still not allowed; asking again in \(retry) ms") }
+        return retry
     }
 
     func reportSharingDisabled(_ refusal: SharingRefusal) {

@@ -30,6 +30,16 @@ public struct ANCSConfiguration {
     /// signalled over the air, so waiting the full retry would leave the
     /// screen empty for a minute after the tap on Allow.
     public var authorizationRetryMilliseconds: Int64 = 3_000
+    /// Each further refusal doubles that wait, up to this: a driver who
+    /// tapped Don't Allow is not asked every 3 s for the rest of the drive
+    /// (each subscription also keeps iOS's prompt logic busy). A session
+    /// that starts resets it. Also the wait after `securityRequestLimit`.
+    public var authorizationRetryLimitMilliseconds: Int64 = 5 * 60 * 1000
+    /// Re-pairings asked for (`securityRequired`) while the phone keeps
+    /// refusing the link as not secure (0x05, 0x0F), until its Control
+    /// Point answers. After that the driver is told to pair again by hand
+    /// (`securityRefusedRepeatedly`): a passkey every minute helps no one.
+    public var securityRequestLimit = 2
     /// Notifications kept per session; beyond it the oldest dropped ones go first.
     public var maximumNotifications = 256
     /// Upper bound on an attribute without a requested maximum length

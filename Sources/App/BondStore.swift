@@ -12,8 +12,30 @@ struct BondStore {
     static let prefix = "bond-"
     static let localIRKFile = "local-irk"
     static let identityAddressFile = "identity-address"
+    /// Beside each bond, the GATT server's state for that client (its
+    /// CCCDs): `gatt-<server name in hex>`, a `BondedClientState`.
+    static let clientStatePrefix = "gatt-"
 
     private func fileName(_ server: String) -> String { BondStore.prefix + hexString(Array(server.utf8)) }
+    private func clientStateFileName(_ server: String) -> String { BondStore.clientStatePrefix + hexString(Array(server.utf8)) }
+
+    /// Every client state file, by bond key, as bytes (the core decodes
+    /// them and drops those without a bond).
+    func clientStates() -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        for name in files.list() where name.hasPrefix(BondStore.clientStatePrefix) {
+            guard let serverBytes = bytesFromHex(String(name.dropFirst(BondStore.clientStatePrefix.count))),
+                  let bytes = files.read(name) else { continue }
+            out[String(decoding: serverBytes, as: UTF8.self)] = bytes
+        }
+        return out
+    }
+
+    func saveClientState(_ bytes: [UInt8], for server: String) {
+        do { try files.write(clientStateFileName(server), bytes) } catch {
+            Log.error("bonds", "cannot store the GATT client state of \(server): \(error)")
+        }
+    }
 
     /// Every readable bond with the SERVER NAME it belongs to.
     func all() -> [(server: String, bond: BondRecord)] {
@@ -50,9 +72,13 @@ struct BondStore {
         }
     }
 
+    /// Deletes the bond and the GATT client state kept with it.
     func delete(for server: String) {
         do { try files.remove(fileName(server)) } catch {
             Log.error("bonds", "cannot delete the bond with \(server): \(error)")
+        }
+        do { try files.remove(clientStateFileName(server)) } catch {
+            Log.error("bonds", "cannot delete the GATT client state of \(server): \(error)")
         }
     }
 

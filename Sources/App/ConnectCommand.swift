@@ -14,7 +14,7 @@ enum ConnectCommand {
 
         let session: HostSession
         do {
-            session = try HostSession(spec: spec, tracePath: args.options["trace"])
+            session = try HostSession(spec: spec, tracePath: args.options["trace"], traceKeys: args.flags.contains("trace-keys"))
         } catch {
             Log.error("connect", "\(error)")
             return 1

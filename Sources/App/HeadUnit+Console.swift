@@ -2,6 +2,7 @@ import BluetoothCore
 import Config
 import Console
 import Drivers
+import HCI
 import HeadUnitCore
 import Platform
 
@@ -12,16 +13,22 @@ extension HeadUnit {
     /// image reboots the board (a development machine is left alone).
     static let rebootExitStatus: Int32 = 3
 
+    /// What a new trace zeroes: nothing when the keys are asked for.
+    static func traceRedaction(keepingKeys: Bool, core: HeadUnitCore) -> TraceRedaction? {
+        keepingKeys ? nil : TraceRedaction(secretAttributes: core.secretAttributeHandles)
+    }
+
     func consoleCommand(_ command: ConsoleCommand) {
         switch command {
         case .status:
             console?.say(statusText())
         case .log(let level):
             Log.level = level
-        case .traceOn(let path):
+        case .traceOn(let path), .traceOnKeepingKeys(let path):
+            let keepKeys = command == .traceOnKeepingKeys(path)
             do {
-                driver.trace = try BTSnoopWriter(path: path)
-                console?.say("tracing to \(path)")
+                driver.trace = try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: keepKeys, core: core))
+                console?.say("tracing to \(path)" + (keepKeys ? " WITH the link keys and key seeds in clear" : " (keys zeroed)"))
             } catch {
                 console?.say("\(error)")
             }

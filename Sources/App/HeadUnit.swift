@@ -20,6 +20,8 @@ final class HeadUnit {
         var spec: TransportSpec
         var stateDirectory: String
         var tracePath: String?
+        /// Keep key material in the trace (`--trace-keys`): dangerous.
+        var traceKeys = false
         var eventsPath: String?
         var consoleDevice: String?
         var display: DisplaySpec = .none
@@ -75,10 +77,11 @@ final class HeadUnit {
         stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
-        let stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
+        var stored = StoredState(clientName: store.clientName(), rememberedServer: store.rememberedServer(),
                                  bonds: bonds.byServer(), localIRK: bonds.localIRK(), appNames: AppNameStore(files: files).load(),
                                  notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile),
                                  identityAddress: configuration.phones.advertises ? bonds.identityAddress() : nil)
+        stored.clientStates = bonds.clientStates()
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
                                     deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
                                     notifBridge: configuration.notifBridge,
@@ -88,7 +91,7 @@ final class HeadUnit {
                                     pairAtStart: configuration.pairAtStart)
         core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
         driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
-        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path) }
+        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: options.traceKeys, core: core)) }
         let fonts = options.display == .none ? nil
             : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
         screen = ScreenOutput(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
@@ -171,6 +174,7 @@ final class HeadUnit {
         case .forgetServer: store.forgetServer()
         case let .saveBond(bond, server): bonds.save(bond, for: server)
         case .deleteBond(let server): bonds.delete(for: server)
+        case let .clientState(bytes, server): bonds.saveClientState(bytes, for: server)
         case .appNames(let names): AppNameStore(files: stateFiles).save(names)
         case .notifBridgeKeys(let bytes):
             // A failure is reported by `stateFiles.failures`; the core withholds the receipts.

@@ -6,10 +6,10 @@ public enum HeadUnitMain {
     static let usage = """
     usage:
       headunit run  --hci SPEC [--display SPEC] [--state DIR] [--config FILE]
-                    [--trace FILE.btsnoop] [--events FILE.jsonl] [--console DEV|-]
+                    [--trace FILE.btsnoop [--trace-keys]] [--events FILE.jsonl] [--console DEV|-]
                     [--watchdog /dev/watchdogN [--watchdog-timeout SECONDS]]
-      headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop]
-      headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop]
+      headunit scan --hci SPEC [--seconds N] [--trace FILE.btsnoop [--trace-keys]]
+      headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop [--trace-keys]]
       headunit render --out FILE.png [--tile N]   (every maneuver arrow, for comparisons)
       headunit crypto-bench [--iterations N] [--passes P]   (NotifBridge key activation and decryption times)
       headunit version

@@ -9,10 +9,10 @@ final class HostSession {
     let loop: EventLoop
     let driver: HCIDriver
 
-    init(spec: TransportSpec, tracePath: String?) throws(SystemError) {
+    init(spec: TransportSpec, tracePath: String?, traceKeys: Bool) throws(SystemError) {
         loop = try EventLoop()
         driver = HCIDriver(spec: spec, loop: loop)
-        if let path = tracePath { driver.trace = try BTSnoopWriter(path: path) }
+        if let path = tracePath { driver.trace = try BTSnoopWriter(path: path, redaction: traceKeys ? nil : TraceRedaction()) }
     }
 
     /// Lets queued commands go out and their answers come back (up to 1 s).

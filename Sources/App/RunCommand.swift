@@ -36,6 +36,7 @@ enum RunCommand {
                                        display: display,
                                        configuration: configuration)
         options.watchdogDevice = args.options["watchdog"]
+        options.traceKeys = args.flags.contains("trace-keys")
         options.watchdogTimeoutSeconds = try args.int("watchdog-timeout", default: Watchdog.defaultTimeoutSeconds)
         guard options.watchdogTimeoutSeconds > 0 else {
             throw Arguments.UsageError(description: "--watchdog-timeout wants a number of seconds above 0")

@@ -29,6 +29,8 @@ public enum ConsoleCommand: Equatable {
     case log(LogLevel)
     /// Start writing every HCI packet to this btsnoop file.
     case traceOn(String)
+    /// The same, keeping the link keys and key seeds in clear (dangerous).
+    case traceOnKeepingKeys(String)
     case traceOff
     /// Write the screen as it is now to this PNG file.
     case screenshot(String)
@@ -64,7 +66,8 @@ public enum ConsoleCommand: Equatable {
       action UID positive|negative answer a notification (UID as notifications lists it)
       media COMMAND                play | pause | toggle | next | previous | volume-up | volume-down
       log LEVEL                    error | warn | info | debug | trace
-      trace on FILE | trace off    write every HCI packet to FILE (btsnoop)
+      trace on FILE | trace off    write every HCI packet to FILE (btsnoop, 0600, keys zeroed)
+      trace on FILE keys           the same with link keys and key seeds in clear: DANGEROUS
       screenshot FILE.png          save the screen as it is now
       config                       the configuration in effect
       version                      firmware version
@@ -77,7 +80,7 @@ public enum ConsoleCommand: Equatable {
         "action": "usage: action UID positive|negative",
         "media": "usage: media play|pause|toggle|next|previous|volume-up|volume-down",
         "log": "usage: log error|warn|info|debug|trace",
-        "trace": "usage: trace on FILE | trace off",
+        "trace": "usage: trace on FILE [keys] | trace off",
         "screenshot": "usage: screenshot FILE.png",
     ]
 
@@ -134,6 +137,8 @@ public enum ConsoleCommand: Equatable {
         case "trace":
             if rest.count == 2, rest[0].lowercased() == "on" {
                 self = .traceOn(rest[1])
+            } else if rest.count == 3, rest[0].lowercased() == "on", rest[2].lowercased() == "keys" {
+                self = .traceOnKeepingKeys(rest[1])
             } else if rest.count == 1, rest[0].lowercased() == "off" {
                 self = .traceOff
             } else {

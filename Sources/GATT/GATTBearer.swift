@@ -127,8 +127,9 @@ public final class GATTBearer {
             Log.info("gatt", "\(op) on \(handle) ignored")
         } else if op == .exchangeMTURequest {
             receiveMTURequest(bytes)
-        } else if let response = server.respond(to: bytes, mtu: mtu) {
-            outbox.append(Outgoing(bytes: response, kind: .plain))
+        } else {
+            if let response = server.respond(to: bytes, mtu: mtu) { outbox.append(Outgoing(bytes: response, kind: .plain)) }
+            if server.takeBondedStateChange() { events.append(.clientStateChanged) }
         }
     }
 
@@ -225,7 +226,10 @@ public final class GATTBearer {
         }
         indicationOutstanding = nil
         indicationSentAt = nil
-        if confirmed == server.database.valueHandle(of: GATTUUID.serviceChanged) { server.serviceChangedConfirmed() }
+        if confirmed == server.database.valueHandle(of: GATTUUID.serviceChanged) {
+            server.serviceChangedConfirmed()
+            if server.takeBondedStateChange() { events.append(.clientStateChanged) }
+        }
         sendNextIndication()
     }
 

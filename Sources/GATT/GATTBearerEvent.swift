@@ -6,4 +6,8 @@ public enum GATTBearerEvent: Hashable {
     case transactionTimeout
     /// The ATT_MTU changed (after an MTU exchange in either direction).
     case mtuChanged(Int)
+    /// The client changed a CCCD of our server, or became aware of a
+    /// database change: for a bonded client, store its state again
+    /// (`GATTServer.storedConfigurations`).
+    case clientStateChanged
 }

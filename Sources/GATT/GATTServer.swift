@@ -49,6 +49,12 @@ public struct GATTServer {
     /// caching gets Database Out Of Sync until it catches up.
     public var isChangeAware = true
     private var outOfSyncReported = false
+    /// CCCDs the client wrote on this connection: a restored value never
+    /// overrides them.
+    private var writtenThisConnection: Set<AttributeHandle> = []
+    /// A CCCD changed, or the client became change-aware, since the owner
+    /// last asked (`takeBondedStateChange`): a bonded client's state to store.
+    private var bondedStateChanged = false
     /// Prepared writes of this client, in the order they came.
     private var prepareQueue: [(handle: AttributeHandle, offset: Int, value: [UInt8])] = []
     private var preparedBytes = 0
@@ -71,6 +77,52 @@ public struct GATTServer {
         clientConfigurations[handle] = value
     }
 
+    private mutating func setClientConfiguration(_ value: ClientConfiguration, at handle: AttributeHandle) {
+        writtenThisConnection.insert(handle)
+        if (clientConfigurations[handle] ?? []) != value { bondedStateChanged = true }
+        clientConfigurations[handle] = value
+        Log.debug("gatt", "client configuration \(handle) = \(value.rawValue)")
+    }
+
+    // MARK: bonded clients (Core Vol 3 Part G 3.3.3.3: a bonded client's CCCDs persist across connections)
+
+    /// True once after a CCCD changed or the client became change-aware.
+    public mutating func takeBondedStateChange() -> Bool {
+        defer { bondedStateChanged = false }
+        return bondedStateChanged
+    }
+
+    /// This client's CCCDs that are not zero, by the characteristic they
+    /// configure: stored by UUID, not handle, so they find their
+    /// characteristic again in a database that has changed.
+    public var storedConfigurations: [StoredClientConfiguration] {
+        var out: [StoredClientConfiguration] = []
+        for attribute in database.attributes {
+            guard case .clientConfiguration = attribute.kind, let value = clientConfigurations[attribute.handle], !value.isEmpty,
+                  let characteristic = database.attribute(at: AttributeHandle(attribute.handle.value &- 1)) else { continue }
+            out.append(StoredClientConfiguration(characteristic: characteristic.type, value: value))
+        }
+        return out
+    }
+
+    /// Gives a bonded client back its stored CCCDs. A characteristic that
+    /// is gone, or no longer sends that kind of update, is skipped, and a
+    /// CCCD the client already wrote on this connection is kept.
+    public mutating func restore(_ stored: [StoredClientConfiguration]) {
+        for entry in stored {
+            guard let value = database.attributes.first(where: { $0.type == entry.characteristic }),
+                  let next = value.handle.next, let cccd = database.attribute(at: next),
+                  case .clientConfiguration(let allowed) = cccd.kind else {
+                Log.info("gatt", "stored client configuration for \(entry.characteristic): no such characteristic now; dropped")
+                continue
+            }
+            guard !writtenThisConnection.contains(cccd.handle) else { continue }
+            let kept = entry.value.intersection(allowed)
+            clientConfigurations[cccd.handle] = kept
+            Log.debug("gatt", "client configuration \(cccd.handle) = \(kept.rawValue) restored")
+        }
+    }
+
     /// The configuration of the CCCD that follows `valueHandle`'s characteristic value.
     public func clientConfiguration(forValue valueHandle: AttributeHandle) -> ClientConfiguration {
         guard let next = valueHandle.next, let cccd = database.attribute(at: next),
@@ -80,6 +132,7 @@ public struct GATTServer {
 
     /// A Service Changed indication was confirmed: the client knows.
     mutating func serviceChangedConfirmed() {
+        if !isChangeAware { bondedStateChanged = true }
         isChangeAware = true
         outOfSyncReported = false
     }
@@ -356,37 +409,62 @@ public struct GATTServer {
 
     // MARK: writing
 
+    /// What a valid write changes, checked but not yet applied.
+    private enum Change {
+        case clientConfiguration(AttributeHandle, ClientConfiguration)
+        case clientFeatures(ClientSupportedFeatures)
+        case handOver(GATTServerWrite)
+    }
+
     /// Applies a write; nil when it succeeded, else the error to answer.
     private mutating func write(_ value: [UInt8], at handle: AttributeHandle) -> ATTErrorCode? {
-        guard let attribute = database.attribute(at: handle) else { return .invalidHandle }
-        guard attribute.permissions.contains(.write) else { return .writeNotPermitted }
-        if let refusal = securityRefusal(attribute) { return refusal }
+        switch check(value, at: handle) {
+        case .failure(let code): return code
+        case .success(let change):
+            apply(change)
+            return nil
+        }
+    }
+
+    /// Whether `value` may be written at `handle` now, and what it would
+    /// change. Changes nothing, so a queue can be checked whole first.
+    private func check(_ value: [UInt8], at handle: AttributeHandle) -> Result<Change, ATTErrorCode> {
+        guard let attribute = database.attribute(at: handle) else { return .failure(.invalidHandle) }
+        guard attribute.permissions.contains(.write) else { return .failure(.writeNotPermitted) }
+        if let refusal = securityRefusal(attribute) { return .failure(refusal) }
         switch attribute.kind {
         case .clientConfiguration(let allowed):
-            guard value.count == 2 else { return .invalidAttributeValueLength }
+            guard value.count == 2 else { return .failure(.invalidAttributeValueLength) }
             let requested = ClientConfiguration(rawValue: UInt16(value[0]) | UInt16(value[1]) << 8)
             // Bits 2-15 are reserved: ignore them. Asking for a kind of
             // update the characteristic does not send is not allowed.
             let known = requested.intersection([.notification, .indication])
-            guard allowed.isSuperset(of: known) else { return .valueNotAllowed }
-            clientConfigurations[handle] = known
-            Log.debug("gatt", "client configuration \(handle) = \(known.rawValue)")
-            return nil
+            guard allowed.isSuperset(of: known) else { return .failure(.valueNotAllowed) }
+            return .success(.clientConfiguration(handle, known))
         case .clientSupportedFeatures:
-            guard !value.isEmpty else { return .invalidAttributeValueLength }
+            guard !value.isEmpty else { return .failure(.invalidAttributeValueLength) }
             let requested = ClientSupportedFeatures(rawValue: value[0]).intersection(supportedFeatures)
             // A client may not clear a feature it enabled (Core Vol 3 Part G 7.2).
-            guard requested.isSuperset(of: clientFeatures) else { return .valueNotAllowed }
-            clientFeatures = requested
-            return nil
+            guard requested.isSuperset(of: clientFeatures) else { return .failure(.valueNotAllowed) }
+            return .success(.clientFeatures(requested))
         case .stored:
             // A characteristic value some layer consumes (write permission
             // was checked above): handed over, not kept in the shared database.
-            guard value.count <= GATTServer.maxAttributeValueLength else { return .invalidAttributeValueLength }
-            writes.append(GATTServerWrite(handle: handle, value: value))
-            return nil
+            guard value.count <= GATTServer.maxAttributeValueLength else { return .failure(.invalidAttributeValueLength) }
+            return .success(.handOver(GATTServerWrite(handle: handle, value: value)))
         case .databaseHash, .service:
-            return .writeNotPermitted
+            return .failure(.writeNotPermitted)
+        }
+    }
+
+    private mutating func apply(_ change: Change) {
+        switch change {
+        case let .clientConfiguration(handle, value):
+            setClientConfiguration(value, at: handle)
+        case .clientFeatures(let features):
+            clientFeatures = features
+        case .handOver(let write):
+            writes.append(write)
         }
     }
 
@@ -408,9 +486,12 @@ public struct GATTServer {
         return .prepareWriteResponse(handle, offset: UInt16(offset), value: value)
     }
 
-    /// Writes (flags 0x01) or cancels (0x00) everything prepared. Each
-    /// attribute's parts must follow on from what came before; the first
-    /// that does not fails the whole execution and nothing is written.
+    /// Writes (flags 0x01) or cancels (0x00) everything prepared, all or
+    /// nothing (Core Vol 3 Part F 3.4.6.3): each attribute's parts must
+    /// follow on from what came before, and each assembled value must be
+    /// one its attribute takes now (permissions, encryption, length, CCCD
+    /// bits). The first that fails is answered with its handle, and no
+    /// value of the queue is written.
     private mutating func execute(flags: UInt8) -> ATTPDU {
         guard flags <= 0x01 else { return error(.executeWriteRequest, .invalid, .invalidPDU) }
         let queue = prepareQueue
@@ -439,9 +520,17 @@ public struct GATTServer {
             value.replaceSubrange(part.offset..<end, with: part.value)
             values[index].value = value
         }
+        var changes: [Change] = []
         for (handle, value) in values {
-            if let code = write(value, at: handle) { return error(.executeWriteRequest, handle, code) }
+            switch check(value, at: handle) {
+            case .failure(let code):
+                Log.info("gatt", "prepared write to \(handle) refused (\(code)): nothing of the queue written")
+                return error(.executeWriteRequest, handle, code)
+            case .success(let change):
+                changes.append(change)
+            }
         }
+        for change in changes { apply(change) }
         return .executeWriteResponse
     }
 }

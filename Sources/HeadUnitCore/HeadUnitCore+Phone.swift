@@ -67,6 +67,9 @@ extension HeadUnitCore {
             Log.info("ancs", "the phone offers no notifications yet")
         case .securityRequired:
             secureAgain(s.handle, now: now)
+        case .securityRefusedRepeatedly:
+            // Re-pairing did not help (twice): only the driver can mend it.
+            showHint(.hintPairAgain, what: "ancs")
         case .appNameLearned:
             appNames = s.ancs.appNames
             write(.appNames(appNames))

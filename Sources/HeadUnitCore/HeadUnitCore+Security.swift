@@ -117,6 +117,7 @@ extension HeadUnitCore {
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
             link.bearer.server.linkEncrypted = true
+            if linkSecurity.bonded { restoreClientState(of: link) }
             passkeyShown = nil
             becameThePhone(link, now: now)
             startAppleServices(handle)

@@ -37,12 +37,15 @@ public final class HeadUnitCore {
     let settings: CoreSettings
     let clock: CoreClock
     var l2cap = L2CAPLayer()
-    private let database: GATTDatabase
+    let database: GATTDatabase
     /// The NotifBridge receiver, nil when the configuration turns it off.
     let notifBridge: NotifBridgeHost?
     /// Shared by every link: repeated failures with one phone back off.
     let attempts = PairingAttemptLimiter()
     private var bonds: [String: BondRecord]
+    /// The GATT server's state of each bonded client, by bond key
+    /// (HeadUnitCore+ClientState).
+    var clientStates: [String: BondedClientState] = [:]
     let localIRK: IdentityResolvingKey?
     /// App names learned so far: each ANCS session starts with them.
     var appNames: AppNameCache
@@ -93,6 +96,7 @@ public final class HeadUnitCore {
             // Before the controller starts: Set Random Address must precede any scan.
             host.setIdentityAddress(identity)
         }
+        clientStates = HeadUnitCore.decodeClientStates(stored.clientStates, bonds: stored.bonds)
         bondsChanged()
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
@@ -275,6 +279,8 @@ public final class HeadUnitCore {
                         host.disconnect(handle)
                     case .mtuChanged(let mtu):
                         Log.debug("gatt", "ATT_MTU on \(handle) is \(mtu)")
+                    case .clientStateChanged:
+                        storeClientState(of: link)
                     }
                 }
             }
@@ -365,12 +371,14 @@ public final class HeadUnitCore {
 
     func saveBond(_ bond: BondRecord, for server: String) {
         bonds[server] = bond
+        clientStateRestarts(server)
         write(.saveBond(bond, server: server))
         bondsChanged()
     }
 
     func deleteBond(_ server: String) {
         bonds[server] = nil
+        clientStates[server] = nil
         write(.deleteBond(server: server))
         bondsChanged()
     }

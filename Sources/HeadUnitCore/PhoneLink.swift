@@ -57,6 +57,9 @@ public final class PhoneLink {
     /// After a failed pairing outside pairing mode: long enough for Pairing
     /// Failed to leave, too short to start another attempt.
     static let failedAttemptLingerMilliseconds: Int64 = 500
+    /// The bond whose GATT client state this link keeps (its CCCDs of our
+    /// server), from the moment it is encrypted with that bond.
+    var clientStateBond: String?
     /// ANCS and AMS, from the moment the link is encrypted.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).

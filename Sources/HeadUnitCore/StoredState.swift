@@ -23,6 +23,10 @@ public struct StoredState {
     /// advertises from and gives the phone in pairing, so that the phone
     /// still knows it after a reboot. nil: the peripheral role is off.
     public var identityAddress: StaticRandomAddress?
+    /// What the GATT server keeps for each bonded client (its CCCDs), as
+    /// `BondedClientState.encoded()` wrote it, by the bond's key (the
+    /// same as `bonds`). Decoded and checked by the core.
+    public var clientStates: [String: [UInt8]] = [:]
 
     public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
                 localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache(),
@@ -42,7 +46,13 @@ public enum StateWrite: Equatable {
     case rememberServer(String)
     case forgetServer
     case saveBond(BondRecord, server: String)
+    /// Deletes the bond's GATT client state (`clientState`) too.
     case deleteBond(server: String)
+    /// The GATT server's state for a bonded client (its CCCDs), replaced
+    /// whole: `BondedClientState.encoded()`. Kept beside the bond, not in
+    /// it: it changes with every subscription, and the bond's keys are
+    /// then never rewritten for it.
+    case clientState([UInt8], server: String)
     case appNames(AppNameCache)
     /// The NotifBridge key file, replaced whole. The shell answers with
     /// `HeadUnitCore.keysStored(ok:now:)` once it is written (or not):

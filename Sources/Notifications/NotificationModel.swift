@@ -81,7 +81,7 @@ public final class NotificationModel {
         case .notificationRemoved(let n): removed(n.uid)
         case .sessionEnded: clear()
         case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent,
-             .securityRequired:
+             .securityRequired, .securityRefusedRepeatedly:
             break
         }
     }

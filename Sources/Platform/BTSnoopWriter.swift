@@ -5,15 +5,38 @@ import HCI
 /// Appends every HCI packet to a btsnoop file. Each record goes to the
 /// kernel with one write, so the file is readable up to the last packet
 /// even if the firmware is killed.
+///
+/// The file is its owner's alone (0600, also when it existed before): a
+/// trace holds the phone's notifications. Key material is zeroed in each
+/// record (`TraceRedaction`) unless `redaction` is nil, which only an
+/// explicit `--trace-keys` (console `trace on FILE keys`) asks for.
 public final class BTSnoopWriter {
     private var fd: Int32
     public let path: String
     public private(set) var records = 0
+    /// nil: the keys are written as they are.
+    private var redaction: TraceRedaction?
+    public var keepsKeys: Bool { redaction == nil }
 
-    public init(path: String) throws(SystemError) {
+    public static let mode: UInt32 = 0o600
+
+    public init(path: String, redaction: TraceRedaction?) throws(SystemError) {
         self.path = path
-        fd = nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        self.redaction = redaction
+        fd = nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, BTSnoopWriter.mode)
         guard fd >= 0 else { throw SystemError("open trace \(path)") }
+        // open(2) applies the mode only to a file it creates: an older
+        // trace at that path keeps its mode. Devices and pipes are left alone.
+        var status = stat()
+        if fstat(fd, &status) == 0, UInt32(status.st_mode) & 0o170000 == 0o100000,
+           UInt32(status.st_mode) & 0o7777 != BTSnoopWriter.mode, fchmod(fd, BTSnoopWriter.mode) != 0 {
+            let error = SystemError("chmod trace \(path)")
+            close()
+            throw error
+        }
+        if redaction == nil {
+            Log.warning("trace", "\(path) keeps the link keys and NotifBridge key seeds in clear: anyone who reads it can decrypt the phone's traffic")
+        }
         try writeAll(BTSnoop.fileHeader)
     }
 
@@ -21,8 +44,10 @@ public final class BTSnoopWriter {
 
     public func record(_ packet: HCIPacket, direction: TraceDirection) {
         guard fd >= 0 else { return }
+        var traced = packet
+        if redaction != nil { traced = redaction!.redact(packet, direction: direction) }
         do {
-            try writeAll(BTSnoop.record(packet, direction: direction, unixMicroseconds: Clock.unixMicroseconds()))
+            try writeAll(BTSnoop.record(traced, direction: direction, unixMicroseconds: Clock.unixMicroseconds()))
             records += 1
         } catch {
             Log.error("trace", "\(error); tracing stopped")

@@ -65,29 +65,11 @@ extension BondRecord {
         if let irk = peerIRK { payload.append(irk.bytes) }
         if let irk = localIRK { payload.append(irk.bytes) }
 
-        var out = ByteWriter(capacity: payload.bytes.count + 11)
-        out.append(BondRecord.magic)
-        out.u8(BondRecord.encodingVersion)
-        out.u16(UInt16(payload.bytes.count))
-        out.append(payload.bytes)
-        out.u32(CRC32.checksum(out.bytes))
-        return out.bytes
+        return ChecksummedRecord.encode(magic: BondRecord.magic, version: BondRecord.encodingVersion, payload: payload.bytes)
     }
 
     public static func decode(_ bytes: [UInt8]) throws(BondDecodingError) -> BondRecord {
-        let headerCount = magic.count + 3
-        guard bytes.count >= headerCount + 4 else { throw .truncated }
-        guard Array(bytes[0..<magic.count]) == magic else { throw .badMagic }
-        var header = ByteReader(bytes[magic.count..<headerCount])
-        guard let version = header.u8(), let length = header.u16() else { throw .truncated }
-        guard version == encodingVersion else { throw .unsupportedVersion(version) }
-        let total = headerCount + Int(length) + 4
-        guard bytes.count >= total else { throw .truncated }
-        guard bytes.count == total else { throw .lengthMismatch }
-        var trailer = ByteReader(bytes[(total - 4)...])
-        guard let stored = trailer.u32() else { throw .truncated }
-        guard CRC32.checksum(bytes[0..<(total - 4)]) == stored else { throw .checksumMismatch }
-        return try decodePayload(ByteReader(bytes[headerCount..<(total - 4)]))
+        try decodePayload(ByteReader(try ChecksummedRecord.payload(of: bytes, magic: magic, version: encodingVersion)))
     }
 
     private static func decodePayload(_ reader: ByteReader) throws(BondDecodingError) -> BondRecord {

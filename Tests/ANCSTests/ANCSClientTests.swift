@@ -369,6 +369,95 @@ import Testing
         #expect(h.advance(milliseconds: 57_000) == [.discover(h.handle)])
     }
 
+    /// The driver declined "Allow notifications" (or has not answered):
+    /// tried again 3 s later (the first notification comes about 3 s after
+    /// a tap on Allow), then less and less often up to the cap, and from
+    /// 3 s again once the phone accepted.
+    @Test func aDeclinedPromptIsRetriedLessAndLessOftenUpToTheCap() {
+        var configuration = ANCSConfiguration()
+        configuration.authorizationRetryMilliseconds = 3_000
+        configuration.authorizationRetryLimitMilliseconds = 300_000
+        let h = H(configuration: configuration)
+        h.client.start(now: h.now)
+        h.drain()
+        func refuseSubscription() {
+            h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+            #expect(h.drain() == [.subscribe(h.handle, .dataSource)])
+            h.client.subscribeCompleted(.dataSource, .attError(0x08), now: h.now)
+            h.drain()
+        }
+        for wait: Int64 in [3_000, 6_000, 12_000, 24_000, 48_000, 96_000, 192_000, 300_000, 300_000] {
+            refuseSubscription()
+            #expect(h.advance(milliseconds: wait - 1).isEmpty, "not before \(wait) ms")
+            #expect(h.advance(milliseconds: 1) == [.discover(h.handle)], "after \(wait) ms")
+        }
+        // The driver allows: the session starts, and the wait starts over.
+        h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+        h.client.subscribeCompleted(.dataSource, .done, now: h.now)
+        h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
+        #expect(h.drain().contains(.event(.sessionStarted)))
+        h.client.controlPointWriteCompleted(.attError(0xA2), now: h.now)
+        h.client.serviceChanged(now: h.now)
+        #expect(h.drain().last == .discover(h.handle))
+        refuseSubscription()
+        #expect(h.advance(milliseconds: 3_000) == [.discover(h.handle)])
+    }
+
+    /// iOS keeps answering 0x05 on an encrypted link: the link is paired
+    /// again at most `securityRequestLimit` times, then the driver is told
+    /// (`securityRefusedRepeatedly`, once) and ANCS is only tried again,
+    /// at the cap, without asking for another pairing. A Control Point
+    /// that answers resets the count.
+    @Test func insufficientAuthenticationPairsAgainAtMostTwiceThenAsksTheDriver() {
+        var configuration = ANCSConfiguration()
+        configuration.subscribeRetryMilliseconds = 2_000
+        configuration.authorizationRetryLimitMilliseconds = 300_000
+        let h = H(configuration: configuration)
+        h.startSession()
+        /// After the retry: discovery and both subscriptions succeed, and
+        /// the opening probe gets `probeAnswer`.
+        func resume(probeAnswer: RemoteOperationResult) -> [ANCSAction] {
+            h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+            h.client.subscribeCompleted(.dataSource, .done, now: h.now)
+            h.client.subscribeCompleted(.notificationSource, .done, now: h.now)
+            h.drain()
+            return h.written(probeAnswer)
+        }
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 1))
+        #expect(h.written(.attError(0x05)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(h.advance(milliseconds: 2_000) == [.discover(h.handle)])
+        #expect(resume(probeAnswer: .attError(0x05)) == [.event(.securityRequired), .event(.sessionEnded)])
+        #expect(h.advance(milliseconds: 2_000) == [.discover(h.handle)])
+        // The third refusal: no third pairing.
+        #expect(resume(probeAnswer: .attError(0x0F)) == [.event(.securityRefusedRepeatedly), .event(.sessionEnded)])
+        #expect(h.advance(milliseconds: 2_000).isEmpty)
+        #expect(h.advance(milliseconds: 298_000) == [.discover(h.handle)])
+        #expect(resume(probeAnswer: .attError(0x05)) == [.event(.sessionEnded)], "said once")
+        #expect(h.advance(milliseconds: 300_000) == [.discover(h.handle)])
+        // The phone answers at last: the count starts over.
+        #expect(resume(probeAnswer: .attError(0xA2)).isEmpty)
+        _ = h.source(Phone.notificationSource(.added, category: .location, uid: 2))
+        #expect(h.written(.attError(0x05)) == [.event(.securityRequired), .event(.sessionEnded)])
+    }
+
+    /// The same limit when the refusal comes on the subscription.
+    @Test func insufficientAuthenticationOnSubscriptionsIsLimitedToo() {
+        var configuration = ANCSConfiguration()
+        configuration.subscribeRetryMilliseconds = 2_000
+        let h = H(configuration: configuration)
+        h.client.start(now: h.now)
+        h.drain()
+        var events: [ANCSAction] = []
+        for _ in 0..<4 {
+            h.client.discoveryCompleted(.found([.notificationSource, .controlPoint, .dataSource]), now: h.now)
+            h.drain()
+            h.client.subscribeCompleted(.dataSource, .attError(0x05), now: h.now)
+            events += h.drain()
+            _ = h.advance(milliseconds: configuration.authorizationRetryLimitMilliseconds)
+        }
+        #expect(events == [.event(.securityRequired), .event(.securityRequired), .event(.securityRefusedRepeatedly)])
+    }
+
     // MARK: - Actions
 
     @Test func performNotificationAction() {

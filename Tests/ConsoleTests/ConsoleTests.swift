@@ -83,9 +83,10 @@ import Testing
 
     @Test func trace() {
         #expect(ConsoleCommand(line: "trace on /tmp/hci.btsnoop") == .traceOn("/tmp/hci.btsnoop"))
+        #expect(ConsoleCommand(line: "trace on /tmp/hci.btsnoop keys") == .traceOnKeepingKeys("/tmp/hci.btsnoop"))
         #expect(ConsoleCommand(line: "trace off") == .traceOff)
         #expect(ConsoleCommand(line: "trace OFF") == .traceOff)
-        let usage = ConsoleCommand.invalid("usage: trace on FILE | trace off")
+        let usage = ConsoleCommand.invalid("usage: trace on FILE [keys] | trace off")
         #expect(ConsoleCommand(line: "trace") == usage)
         #expect(ConsoleCommand(line: "trace on") == usage)
         #expect(ConsoleCommand(line: "trace off now") == usage)

@@ -177,6 +177,7 @@ import BluetoothCore
     @Test func unconfirmedIndicationTimesOut() {
         let t = Harness()
         _ = t.ask("12 0900 0200")
+        #expect(t.events() == [.clientStateChanged], "a CCCD changed: a bonded client's state to store")
         t.bearer.indicateServiceChanged()
         _ = t.sent()
         t.bearer.handleTimeout(now: Instant(milliseconds: 31_000))

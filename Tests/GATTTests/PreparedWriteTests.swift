@@ -132,6 +132,71 @@ import BluetoothCore
         #expect(t.ask("18 01") == h("01 18 0400 0d"))
     }
 
+    /// Execute Write is all or nothing (Core Vol 3 Part F 3.4.6.3): one
+    /// bad value anywhere in the queue and no value is written, the error
+    /// naming its handle. 1 service, 2/3 a writable characteristic, 4/5 an
+    /// indicate-only one with its CCCD at 6, 7/8 one written only over an
+    /// encrypted link.
+    @Test(arguments: [
+        // A gap in the second characteristic's parts: Invalid Offset.
+        (["16 0300 0000 4142", "16 0800 0000 41", "16 0800 0300 42"], "01 18 0800 07"),
+        // The CCCD's value is three bytes: Invalid Attribute Value Length.
+        (["16 0300 0000 4142", "16 0600 0000 020000"], "01 18 0600 0d"),
+        // The CCCD asks for notifications its characteristic does not send.
+        (["16 0300 0000 4142", "16 0600 0000 0100"], "01 18 0600 13"),
+        // Over 512 bytes once assembled, after a good CCCD part.
+        (["16 0600 0000 0200"] + PreparedWriteTests.partsOf513Bytes(at: "0300"), "01 18 0300 0d"),
+    ])
+    func oneBadPartAndNothingIsWritten(parts: [String], answer: String) {
+        let t = atomicHarness()
+        t.bearer.server.linkEncrypted = true
+        for part in parts { #expect(t.ask(part)?.hasPrefix("17") == true, "\(part) is prepared") }
+        #expect(t.ask("18 01") == h(answer))
+        #expect(writes(t).isEmpty, "nothing handed over")
+        #expect(t.ask("0a 0600") == h("0b 0000"), "the CCCD is untouched")
+        #expect(t.ask("18 01") == h("19"), "the queue was emptied")
+    }
+
+    /// A handle that no longer allows the write when the queue is executed
+    /// (encryption paused for a key refresh): nothing else is written either.
+    @Test func aPartThatMayNoLongerBeWrittenStopsTheWholeQueue() {
+        let t = atomicHarness()
+        t.bearer.server.linkEncrypted = true
+        #expect(t.ask("16 0600 0000 0200") == h("17 0600 0000 0200"))
+        #expect(t.ask("16 0300 0000 4142") == h("17 0300 0000 4142"))
+        #expect(t.ask("16 0800 0000 43") == h("17 0800 0000 43"))
+        t.bearer.server.linkEncrypted = false
+        #expect(t.ask("18 01") == h("01 18 0800 05"))
+        #expect(writes(t).isEmpty)
+        #expect(t.ask("0a 0600") == h("0b 0000"))
+        // The same queue on an encrypted link is written whole.
+        t.bearer.server.linkEncrypted = true
+        _ = t.ask("16 0600 0000 0200")
+        _ = t.ask("16 0300 0000 4142")
+        _ = t.ask("16 0800 0000 43")
+        #expect(t.ask("18 01") == h("19"))
+        #expect(writes(t) == [GATTServerWrite(handle: AttributeHandle(3), value: bytes("4142")),
+                              GATTServerWrite(handle: AttributeHandle(8), value: bytes("43"))])
+        #expect(t.ask("0a 0600") == h("0b 0200"))
+    }
+
+    /// 513 bytes for `handle` in parts of 18 (the most a Prepare Write
+    /// carries at the default ATT_MTU).
+    static func partsOf513Bytes(at handle: String) -> [String] {
+        stride(from: 0, to: 513, by: 18).map { offset in
+            "16 \(handle) " + hexString([UInt8(offset & 0xFF), UInt8(offset >> 8)]) + String(repeating: "aa", count: min(18, 513 - offset))
+        }
+    }
+
+    func atomicHarness() -> Harness {
+        let db = GATTDatabase()
+        db.addService(BluetoothUUID(0xFFF0))
+        db.addCharacteristic(BluetoothUUID(0xFFF1), properties: .write, permissions: .write)
+        db.addCharacteristic(BluetoothUUID(0xFFF3), properties: .indicate, permissions: [])
+        db.addCharacteristic(BluetoothUUID(0xFFF4), properties: .write, permissions: [.write, .encrypted])
+        return Harness(database: db)
+    }
+
     @Test func indicationsOnAnyCharacteristicWaitForTheCCCD() {
         let db = GATTDatabase()
         db.addService(BluetoothUUID(0xFFF0))

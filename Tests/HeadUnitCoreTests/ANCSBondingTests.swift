@@ -49,6 +49,30 @@ import Testing
         #expect(rig.core.hint == nil)
     }
 
+    /// iOS keeps refusing ANCS as not secure on the link it paired: two
+    /// more pairings (two more passkeys), then the driver is asked to pair
+    /// again by hand, and no passkey comes every minute after that.
+    @Test func ancsRefusedForEverPairsAgainTwiceThenShowsTheHint() throws {
+        let phone = ScriptedPhone(publishesANCSAfterBonding: false)
+        phone.ancsErrorBeforeBonding = 0x05
+        let (rig, _) = try pairingRig(phone: phone)
+        rig.phoneBondsOnEncryption = false
+        rig.start()
+        #expect(rig.sent(0x01) == 2, "the first pairing and one again")
+        #expect(rig.core.hint == nil)
+        rig.advance(milliseconds: 61_000)
+        #expect(rig.sent(0x01) == 3)
+        for _ in 0..<10 { rig.advance(milliseconds: 61_000) }
+        #expect(rig.sent(0x01) == 3, "no passkey every minute")
+        #expect(rig.core.hint == .hintPairAgain)
+        #expect(rig.errors.contains { $0.hasPrefix("ancs: ") })
+        // Still tried now and then: a phone that accepts at last is served.
+        rig.phone.bondingCompleted()
+        rig.advance(milliseconds: 5 * 60_000)
+        #expect(rig.phone.isSubscribed(rig.phone.handles.notificationSource))
+        #expect(rig.sent(0x01) == 3)
+    }
+
     /// 0x08 Insufficient Authorization: iOS's "Allow … to receive your
     /// notifications?" is open (or was declined). The hint says what to do,
     /// which is not what "Share System Notifications is off" says, and goes

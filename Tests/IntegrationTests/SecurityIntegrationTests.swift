@@ -50,6 +50,15 @@ import Testing
         let detail = try TShark.decode(unit.traceURL, verbose: true)
         #expect(detail.contains("Pairing Request") && detail.contains("Pairing Public Key") && detail.contains("Pairing DHKey Check"))
         #expect(!detail.lowercased().contains("malformed"), "tshark reports malformed packets")
+        // The trace is the owner's alone, and its keys are zeroed: the LTK
+        // the head unit gave the controller, the keys both sides distributed.
+        let traceMode = try FileManager.default.attributesOfItem(atPath: unit.traceURL.path)[.posixPermissions] as? NSNumber
+        #expect(traceMode?.intValue == 0o600)
+        let keys = detail.split(separator: "\n").filter {
+            $0.contains("Long Term Key:") || $0.contains("Identity Resolving Key:") || $0.contains("Signature Key:")
+        }
+        #expect(keys.count >= 3, "the LTK in Enable Encryption, the IRKs both ways: \(keys)")
+        #expect(keys.allSatisfy { $0.hasSuffix(String(repeating: "0", count: 32)) }, "keys in clear: \(keys)")
     }
 
     @Test func statusBarTakesTheTimeFromThePhone() throws {

@@ -23,6 +23,7 @@ enum ACLL2CAPTarget {
         var l2cap = L2CAPLayer()
         connect(&l2cap, 0)
         connect(&l2cap, 1)
+        var redaction = TraceRedaction(secretAttributes: [0x000E])
         var operations = 0
         while !input.isAtEnd, operations < 1_000 {
             operations += 1
@@ -33,10 +34,14 @@ enum ACLL2CAPTarget {
             case 0...4:
                 let packet = ACLPacket(handle: handle, boundary: PacketBoundary(rawValue: (op >> 5) & 0x03)!, data: input.chunk())
                 invariant(ACLPacket(body: packet.packet.body) == packet, "an ACL packet does not parse back from its wire form")
+                traced(packet.packet, &redaction, op)
                 deliver(packet, &reassembler, &l2cap)
             case 5:
                 // The header and length exactly as the bytes say.
-                if let packet = ACLPacket(body: input.chunk()) { deliver(packet, &reassembler, &l2cap) }
+                if let packet = ACLPacket(body: input.chunk()) {
+                    traced(packet.packet, &redaction, op)
+                    deliver(packet, &reassembler, &l2cap)
+                }
             case 6:
                 ourFrame(&input, handle: handle, &l2cap)
             default:
@@ -44,6 +49,17 @@ enum ACLL2CAPTarget {
                 l2cap.linkDisconnected(handle)
                 if input.bool() { connect(&l2cap, index) }
             }
+        }
+    }
+
+    /// The packet as a btsnoop trace keeps it: same type, same length, the
+    /// ACL header untouched, every other byte kept or zeroed.
+    static func traced(_ packet: HCIPacket, _ redaction: inout TraceRedaction, _ op: UInt8) {
+        let out = redaction.redact(packet, direction: op & 0x80 == 0 ? .received : .sent)
+        invariant(out.type == packet.type && out.body.count == packet.body.count, "the trace changed a packet's length")
+        invariant(out.body.prefix(4) == packet.body.prefix(4), "the trace changed an ACL header")
+        for i in 0..<out.body.count {
+            invariant(out.body[i] == packet.body[i] || out.body[i] == 0, "the trace wrote something other than zeros")
         }
     }
 

@@ -1,6 +1,8 @@
 import BluetoothCore
 import Glibc
 @testable import App
+import GATT
+import HeadUnitCore
 import Platform
 @testable import SMP
 
@@ -33,6 +35,10 @@ enum BondStoreTarget {
     }
 
     static func run(_ data: [UInt8]) {
+        // The GATT client state kept beside a bond: one canonical encoding.
+        if let state = try? BondedClientState.decode(data) {
+            invariant(state.encoded() == data, "a client state decodes from bytes it does not encode to")
+        }
         let decoded = try? BondRecord.decode(data)
         if let bond = decoded {
             // One canonical encoding: what loads is what was stored.
@@ -64,6 +70,8 @@ enum BondStoreTarget {
             ("checksum", badChecksum),
             ("version-2", [0x4E, 0x4E, 0x42, 0x44, 0x02] + Array(full.dropFirst(5))),
             ("empty", []),
+            ("client-state", BondedClientState(configurations: [StoredClientConfiguration(characteristic: BluetoothUUID(0x2A05), value: .indication)],
+                                               databaseHash: Array(0..<16)).encoded()),
         ]
     }
 }
