@@ -102,7 +102,11 @@ final class NotifBridgeCoreTests: XCTestCase {
         for value in frameValues(packet, maxValue: 200) { write(handles.keyExchange, value) }
     }
 
+    /// The envelope's chunks; the key file each opened envelope asks for
+    /// (its delivery is remembered) is stored, as the shell does at once.
     func sendEnvelope(_ envelope: [UInt8]) {
+        let writesBefore = keyWrites.count
+        defer { for _ in writesBefore..<keyWrites.count { storeKeys(ok: true) } }
         for value in frameValues(envelope, maxValue: 200) {
             chunk += 1
             let id = [UInt8](repeating: 0xC0, count: 14) + [UInt8(chunk >> 8), UInt8(chunk & 0xFF)]
