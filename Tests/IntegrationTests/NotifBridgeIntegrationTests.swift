@@ -90,6 +90,29 @@ import Testing
         #expect(!everything.contains { $0.contains("4711") || $0.contains("door code") })
     }
 
+    /// The Done-when case of the NotifBridge part: Google Maps with one
+    /// action of every type, every member written as the app's JSONEncoder
+    /// writes it (the actions' types as enum objects), is shown.
+    @Test func aMapsNotificationWithActionsAsTheAppEncodesItIsShown() throws {
+        let rig = try linked(name: "notifbridge-actions")
+        defer { rig.stop() }
+        let actions: [[String: Any]] = [
+            ["id": "end-route", "title": "End route", "type": "background"],
+            ["id": "reply", "title": "Reply", "type": "textInput", "placeholder": "Message"],
+            ["id": "close", "title": "Close", "type": "dismiss"],
+            ["id": "later", "title": "Later", "type": "unknown", "code": 255],
+        ]
+        let maps = try rig.send("notifbridge_post", ["app": "com.google.Maps", "title": "In 300 m", "body": "Turn right onto Elm St",
+                                                     "source_name": "Google Maps", "attributes": 2, "actions": actions])
+        #expect(maps["received"] as? Bool == true)
+        let shown = rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 300 m" }
+        #expect(shown?["action"] as? String == "shown")
+        #expect(shown?["via"] as? String == "notifbridge")
+        #expect(shown?["maneuver"] as? String == "right")
+        let eventID = try #require(maps["event_id"] as? String)
+        #expect(try rig.send("notifbridge_wait_displayed", ["event_id": eventID, "timeout": 20])["displayed"] != nil)
+    }
+
     @Test func aRestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {
         var rig = try linked(keyed: false, name: "notifbridge-restart")
         defer { rig.stop() }
