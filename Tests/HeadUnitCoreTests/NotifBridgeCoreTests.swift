@@ -223,6 +223,23 @@ final class NotifBridgeCoreTests: XCTestCase {
         XCTAssertEqual(acks.count, chunk)
     }
 
+    /// A forwarded Maps instruction is not ANCS's: an ANCS event does not
+    /// make the client expect updates from it, so ANCS is not re-subscribed
+    /// after 10 minutes of silence, and no ANCS session end takes it away.
+    func testAForwardedMapsInstructionOutlivesANCSSilence() throws {
+        keyed()
+        sendEnvelope(try phone.add(app: "com.google.Maps", id: 1, title: "200 m", body: "Turn left onto Main St", receipt: 10))
+        XCTAssertEqual(rig.shownNotifications, ["200 m"])
+        if !rig.phone.isSubscribed(rig.phone.handles.notificationSource) { rig.phoneSends(rig.phone.publishANCS()) }
+        XCTAssertTrue(rig.phone.isSubscribed(rig.phone.handles.notificationSource), "ANCS runs on the same link")
+        // Any ANCS event (a chat, dropped) sets what the ANCS client expects.
+        rig.phoneSends(rig.phone.post(7, .init(app: "net.whatsapp.WhatsApp", title: "Bob", message: "hi", category: .social)))
+        let unsubscriptions = rig.phone.notificationSourceUnsubscriptions
+        rig.advance(milliseconds: 11 * 60_000)
+        XCTAssertEqual(rig.phone.notificationSourceUnsubscriptions, unsubscriptions, "ANCS was not re-subscribed")
+        XCTAssertEqual(rig.core.notifications.navigation?.message, "Turn left onto Main St")
+    }
+
     func testAChatIsDroppedAndItsTextGoesNowhere() throws {
         keyed()
         sendEnvelope(try phone.add(app: "net.whatsapp.WhatsApp", id: 2, title: "Bob", body: "the door code is 4711", receipt: 11))

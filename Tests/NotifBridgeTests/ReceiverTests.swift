@@ -54,7 +54,7 @@ final class ReceiverTests: XCTestCase {
             XCTAssertEqual(h.acks.count, i + 1)
             XCTAssertEqual(h.acks.last, Array("NBA1".utf8) + Array(value[4..<20]))
         }
-        // Without the wrapper nothing is taken and nothing acknowledged.
+        // Without the wrapper (a writer that waits for no ack) nothing is acknowledged.
         h.receiver.written(.notifications, value: FrameToken.start, now: h.now)
         h.receiver.written(.notifications, value: Array("NBW1".utf8) + [1, 2, 3], now: h.now)
         h.drain()
