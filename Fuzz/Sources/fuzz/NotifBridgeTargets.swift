@@ -138,6 +138,9 @@ enum KeyPacketTarget {
             ("event", [2] + NotifBridgeTarget.event),
             ("remove", [2] + Array(#"{"version":3,"id":"e","kind":"remove","sentAt":2,"identity":{"sourceIdentifier":"a","notificationIdentifier":"b"}}"#.utf8)),
             ("key-file", [3] + Array(file.dropLast(8))),
+            ("key-file-v1", [3] + Array("NBKR".utf8) + [1, 0, 1] + phone.exchange(1).uuid.fullLittleEndian + [1, UInt8(phone.info.count), 0]
+                + phone.info + [UInt8](repeating: 1, count: 32)),
+            ("command-result", [2] + Array(#"{"version":3,"id":"3C4D5E6F-7A8B-4C2D-9E3F-4A5B6C7D8E9F","kind":"commandResult","result":{"commandID":"4D5E6F7A-8B9C-4D3E-8F4A-5B6C7D8E9FA0","success":false,"message":"no such notification"},"sentAt":786001402}"#.utf8)),
         ]
     }
 }
@@ -150,7 +153,8 @@ enum NotifBridgeTarget {
     static let target = FuzzTarget(name: "notifbridge-receiver", run: run, seeds: seeds)
 
     static let phone = BridgePhone()
-    static let event = Array(#"{"version":3,"id":"E1","kind":"add","sentAt":10.5,"notification":{"sourceIdentifier":"com.google.Maps","notificationIdentifier":"n1","title":"200 m","body":"Turn left","actions":[{"id":"a","title":"OK"}]}}"#.utf8)
+    /// As the app's JSONEncoder writes it: every member in declaration order, actions' types as enum objects.
+    static let event = Array(#"{"version":3,"id":"6F1C2B0A-3D4E-4F50-8A1B-2C3D4E5F6071","kind":"add","notification":{"title":"200 m","subtitle":"","body":"Turn left","sourceName":"Google Maps","sourceIdentifier":"com.google.Maps","notificationIdentifier":"n1","threadIdentifier":"","hasSound":false,"attributes":2,"actions":[{"id":"a","title":"OK","type":{"background":{}}},{"id":"r","title":"Reply","type":{"textInput":{"placeholder":"Message"}}},{"id":"d","title":"Close","type":{"dismiss":{}}},{"id":"u","title":"Later","type":{"unknown":{"_0":255}}}],"sourceIcon":"iVBORw0KGgo=","contextIcon":"","attachments":[{"id":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D","uti":"public.jpeg","data":"\/9j\/4AAQ"}],"receivedAt":786001234.5,"deliveryDate":786001234,"displayDate":786001234,"displayDateIsAllDay":false,"summary":"","shouldAlert":true,"isSuppressedByFocus":false,"ignoreSilentMode":false,"alertKind":"incomingCall","isCleared":false},"sentAt":786001234.75}"#.utf8)
 
     static func run(_ data: [UInt8]) {
         let receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
@@ -256,7 +260,15 @@ enum NotifBridgeTarget {
         readiness.byte(5)
         readiness.byte(1); readiness.chunk(FrameToken.end)
 
-        return [("session", session), ("envelope-before-key", early.bytes), ("rotation", rotation.bytes), ("readiness", readiness.bytes)]
+        // A writer without the receipts characteristic: plain values (255 bytes, the most a script chunk holds).
+        var unwrapped = Script()
+        unwrapped.byte(3)
+        frame(&unwrapped, notifications: false, size: 244, phone.prepare(3))
+        frame(&unwrapped, notifications: false, size: 244, phone.activate(3))
+        for value in frameValues(phone.envelope(event, exchange: 3), maxValue: 255) { unwrapped.byte(1); unwrapped.chunk(value) }
+
+        return [("session", session), ("envelope-before-key", early.bytes), ("rotation", rotation.bytes), ("readiness", readiness.bytes),
+                ("unwrapped", unwrapped.bytes)]
     }
 
     static func frame(_ s: inout Script, notifications: Bool, size: Int, _ payload: [UInt8]) {
