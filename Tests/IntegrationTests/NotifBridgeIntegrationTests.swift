@@ -40,12 +40,13 @@ import Testing
     }
 
     /// Picker, passkey pairing and (unless `keyed` is false) prepare + activate.
-    func linked(keyed: Bool = true, name: String) throws -> Rig {
+    func linked(keyed: Bool = true, name: String, connect options: [String: Any] = [:]) throws -> Rig {
         let phone = try PhoneSimulator(name: "\(name)-phone")
         try phone.command("add_phone", ["phone": "anna", "server_app": false])
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: name)
         // The connection waits for the passkey the driver types: in the background.
-        try phone.command("notifbridge_connect", ["phone": "anna", "scan_timeout": 20, "pair": true, "wait": false])
+        try phone.command("notifbridge_connect", (["phone": "anna", "scan_timeout": 20, "pair": true, "wait": false] as [String: Any])
+            .merging(options) { $1 })
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
@@ -111,6 +112,18 @@ import Testing
         #expect(shown?["maneuver"] as? String == "right")
         let eventID = try #require(maps["event_id"] as? String)
         #expect(try rig.send("notifbridge_wait_displayed", ["event_id": eventID, "timeout": 20])["displayed"] != nil)
+    }
+
+    /// The app's writer that relays no receipts sends frames plain (no
+    /// NBW1, no acks): a burst of Write Without Response values.
+    @Test func aFrameWrittenWithoutTheWrapperIsShown() throws {
+        let rig = try linked(name: "notifbridge-plain", connect: ["relay_receipts": false])
+        defer { rig.stop() }
+        let maps = try rig.post("com.google.Maps", title: "In 800 m", body: "Keep left")
+        #expect(maps["received"] as? Bool == true)
+        let shown = rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 800 m" }
+        #expect(shown?["action"] as? String == "shown")
+        #expect(shown?["via"] as? String == "notifbridge")
     }
 
     @Test func aRestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {

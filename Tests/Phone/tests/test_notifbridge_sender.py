@@ -186,6 +186,19 @@ class Envelopes(SenderTestCase):
         self.assertEqual(event['notification']['sourceIdentifier'], 'com.google.Maps')
         self.assertEqual(event['kind'], 'add')
 
+    async def test_without_relayed_receipts_frames_go_plain(self) -> None:
+        self.sender.relay_receipts = False
+        body = 'Turn left onto Market Street / then right ' * 20
+        acks = self.sender.counts['acks']
+        result = await self.sender.post('com.google.Maps', 'In 500 m', body)
+        self.assertTrue(result['received'], 'the receipt still comes on …8C4B')
+        plain = [v for v in self.receiver.wrapped_values if framing.unwrap(v) is None]
+        self.assertEqual(plain[0], framing.START)
+        self.assertEqual(plain[-1], framing.END)
+        self.assertTrue(all(len(v) == 182 for v in plain[1:-2]), 'a burst of MTU − 3 bytes without response')
+        self.assertEqual(self.sender.counts['acks'], acks, 'no ack waited for')
+        self.assertEqual(self.receiver.events[-1]['notification']['body'], body)
+
     async def test_envelope_and_event_json_bytes(self) -> None:
         result = await self.sender.post('com.apple.Music', 'Song', 'Artist / Album', source_name='Music')
         envelope = self.receiver.envelope_frames[-1]

@@ -103,6 +103,10 @@ def register(protocol) -> None:
                         isinstance(value, bool) or not isinstance(value, (int, float))):
                     raise ControlError(f'bad "{key}"')
                 options[key] = kind(value)
+        if 'relay_receipts' in arguments:
+            if not isinstance(arguments['relay_receipts'], bool):
+                raise ControlError('bad "relay_receipts"')
+            options['relay_receipts'] = arguments['relay_receipts']
         if options.get('key_write', KEY_WRITE_STYLES[0]) not in KEY_WRITE_STYLES:
             raise ControlError(f'"key_write" is one of {", ".join(KEY_WRITE_STYLES)}')
 
