@@ -143,7 +143,11 @@ final class MessageTests: XCTestCase {
         let command = ReverseCommand(id: CommandID(uuidFromText(TestPhone.uuid(77))!), kind: .displayed(didAlert: true),
                                      identity: identity, replyTo: EventID("E-1"))
         XCTAssertEqual(String(decoding: command.encoded, as: UTF8.self),
-                       #"{"version":3,"id":""# + TestPhone.uuid(77) + #"","kind":"displayed","didAlert":true,"identity":{"sourceIdentifier":"com.google.Maps","notificationIdentifier":"n\"1"},"replyTo":"E-1"}"#)
+                       #"{"version":3,"id":""# + TestPhone.uuid(77) + #"","kind":"displayed","identity":{"sourceIdentifier":"com.google.Maps","notificationIdentifier":"n\"1"},"replyTo":"E-1","didAlert":true}"#)
+        let respond = ReverseCommand(id: CommandID(uuidFromText(TestPhone.uuid(78))!), kind: .respond(actionID: "reply", userText: "On my way"),
+                                     identity: identity, replyTo: EventID("E-2"))
+        XCTAssertEqual(String(decoding: respond.encoded, as: UTF8.self),
+                       #"{"version":3,"id":""# + TestPhone.uuid(78) + #"","kind":"respond","identity":{"sourceIdentifier":"com.google.Maps","notificationIdentifier":"n\"1"},"actionIdentifier":"reply","userText":"On my way","replyTo":"E-2"}"#)
         XCTAssertEqual(String(decoding: ReversePlaintext.receipt(ReceiptID(uuidFromText(TestPhone.uuid(5))!)), as: UTF8.self), Harness.receipt(5))
         XCTAssertEqual(ReversePlaintext.readiness, text("NB-RECEIVER-READY-1"))
         // A random command id is a version 4 UUID.

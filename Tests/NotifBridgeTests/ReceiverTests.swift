@@ -249,6 +249,13 @@ final class ReceiverTests: XCTestCase {
         }
         XCTAssertEqual(inbox.count, 16)
         XCTAssertEqual(inbox.takeAll().first?.envelope.sessionID.description, TestPhone.uuid(4), "the oldest went")
+        // And in bytes: three envelopes of 900 KiB do not all wait.
+        for n in 0..<3 {
+            inbox.add(NotificationEnvelope(sessionID: SessionID(uuidFromText(TestPhone.uuid(n))!), sealed: [UInt8](repeating: 0, count: 900 * 1024),
+                                           receiptID: nil), arrived: t)
+        }
+        XCTAssertEqual(inbox.count, 2)
+        XCTAssertEqual(inbox.bytes, 1800 * 1024)
     }
 
     func testATamperedEnvelopeIsRefusedWithoutHarm() {
