@@ -157,7 +157,9 @@ enum NotifBridgeTarget {
     static let event = Array(#"{"version":3,"id":"6F1C2B0A-3D4E-4F50-8A1B-2C3D4E5F6071","kind":"add","notification":{"title":"200 m","subtitle":"","body":"Turn left","sourceName":"Google Maps","sourceIdentifier":"com.google.Maps","notificationIdentifier":"n1","threadIdentifier":"","hasSound":false,"attributes":2,"actions":[{"id":"a","title":"OK","type":{"background":{}}},{"id":"r","title":"Reply","type":{"textInput":{"placeholder":"Message"}}},{"id":"d","title":"Close","type":{"dismiss":{}}},{"id":"u","title":"Later","type":{"unknown":{"_0":255}}}],"sourceIcon":"iVBORw0KGgo=","contextIcon":"","attachments":[{"id":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D","uti":"public.jpeg","data":"\/9j\/4AAQ"}],"receivedAt":786001234.5,"deliveryDate":786001234,"displayDate":786001234,"displayDateIsAllDay":false,"summary":"","shouldAlert":true,"isSuppressedByFocus":false,"ignoreSilentMode":false,"alertKind":"incomingCall","isCleared":false},"sentAt":786001234.75}"#.utf8)
 
     static func run(_ data: [UInt8]) {
-        let receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+        var receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+        /// The last key file stored: what a restart loads.
+        var stored: [UInt8]?
         var input = FuzzInput(data)
         var now = Instant(milliseconds: 1_000)
         var storeSucceeds = true
@@ -165,7 +167,7 @@ enum NotifBridgeTarget {
         while !input.isAtEnd, operations < 400 {
             operations += 1
             var written: [ChunkID] = []
-            let op = input.byte() % 10
+            let op = input.byte() % 11
             switch op {
             case 0, 1:
                 let value = input.chunk()
@@ -192,6 +194,16 @@ enum NotifBridgeTarget {
             case 6: receiver.mtuChanged(Int(input.u16()))
             case 7: storeSucceeds.toggle()
             case 8: receiver.displayed(NotificationIdentity(sourceIdentifier: "com.google.Maps", notificationIdentifier: "n1"), didAlert: input.bool())
+            case 10:
+                // A restart: a new receiver on a new clock, loading the last file stored.
+                receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+                now = Instant(milliseconds: Int64(input.u16()))
+                if let stored {
+                    receiver.loadKeys(stored, now: now)
+                    let expected = try? KeyRing(decoding: stored, now: now, sha256: FuzzBridgeCrypto.sha256)
+                    invariant(receiver.keyRing.spent == expected?.spent && receiver.keyRing.deliveries == expected?.deliveries
+                              && receiver.keyRing.ledger == expected?.ledger, "a restart does not load what was stored")
+                }
             default:
                 now = now.adding(milliseconds: Int64(input.u16()) * 100)
                 var rounds = 0
@@ -212,6 +224,7 @@ enum NotifBridgeTarget {
                 case .storeKeys(let bytes):
                     invariant((try? KeyRing(decoding: bytes, now: now, sha256: FuzzBridgeCrypto.sha256)) != nil,
                               "a key file the receiver asked to store does not load")
+                    if storeSucceeds { stored = bytes }
                     receiver.keysStored(ok: storeSucceeds)
                 case .event:
                     break
@@ -267,8 +280,23 @@ enum NotifBridgeTarget {
         frame(&unwrapped, notifications: false, size: 244, phone.activate(3))
         for value in frameValues(phone.envelope(event, exchange: 3), maxValue: 255) { unwrapped.byte(1); unwrapped.chunk(value) }
 
+        // Keys, a notification, a rotation, then a restart: the same envelope
+        // and the old activate again, and time past the grace.
+        var restart = Script()
+        restart.byte(3)
+        frame(&restart, notifications: false, size: 244, phone.prepare(4))
+        frame(&restart, notifications: false, size: 244, phone.activate(4))
+        frame(&restart, notifications: true, size: 200, phone.envelope(event, exchange: 4))
+        frame(&restart, notifications: false, size: 244, phone.prepare(5))
+        frame(&restart, notifications: false, size: 244, phone.activate(5))
+        restart.byte(10); restart.u16(50)
+        restart.byte(3)
+        frame(&restart, notifications: true, size: 200, phone.envelope(event, exchange: 4))
+        frame(&restart, notifications: false, size: 244, phone.activate(4))
+        restart.byte(9); restart.u16(3001)
+
         return [("session", session), ("envelope-before-key", early.bytes), ("rotation", rotation.bytes), ("readiness", readiness.bytes),
-                ("unwrapped", unwrapped.bytes)]
+                ("unwrapped", unwrapped.bytes), ("restart", restart.bytes)]
     }
 
     static func frame(_ s: inout Script, notifications: Bool, size: Int, _ payload: [UInt8]) {
