@@ -269,6 +269,24 @@ final class NotifBridgeCoreTests: XCTestCase {
         XCTAssertEqual(rig.core.notifications.music.map(\.title), ["Song"])
     }
 
+    /// The head unit restarts with the key file the shell stored: the same
+    /// envelope again is acknowledged and not shown (it was, before).
+    func testAnEnvelopeReplayedAfterARestartIsNotShownAgain() throws {
+        keyed()
+        let envelope = try phone.add(app: "com.google.Maps", id: 8, title: "400 m", body: "Turn left onto Oak St", receipt: 18)
+        sendEnvelope(envelope)
+        XCTAssertEqual(rig.shownNotifications, ["400 m"])
+        var stored = accessoryState
+        stored.notifBridgeKeys = keyWrites.last
+        rig = connectedRig(stored: stored)
+        chunk = 0
+        subscribe()
+        sendEnvelope(envelope)
+        XCTAssertEqual(rig.shownNotifications, [], "not shown again")
+        XCTAssertNil(rig.core.notifications.navigation)
+        XCTAssertEqual(receipts.last, BridgePhone.uuid(18), "acknowledged, so the phone stops sending it")
+    }
+
     func testARestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {
         subscribe()
         sendKeyPacket(phone.prepare(receipt: 1))
