@@ -62,7 +62,7 @@ extension EventLog {
             j.field("title", e.title)
             j.field("message", e.message)
             // Forwarded by the NotifBridge app rather than read through ANCS.
-            if BridgedNotificationIntake.isBridged(e.uid) { j.field("via", "notifbridge") }
+            if e.source == .notifBridge { j.field("via", "notifbridge") }
             if let g = e.guidance { j.field("maneuver", g.maneuver.eventName) }
             if let exit = e.guidance?.roundaboutExit { j.field("roundabout_exit", exit) }
             if let metres = e.guidance?.distance?.metres { j.field("distance_m", metres) }

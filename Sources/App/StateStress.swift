@@ -81,7 +81,7 @@ enum StateStress {
                 var ring = KeyRing()
                 _ = ring.activate(KeyGeneration(exchangeID: ExchangeID(BluetoothUUID(high: round, low: 1)), info: Array("XWing-Version1-HU".utf8),
                                                 exporterSecret: numberedKey(round) + SystemRandom.bytes(16)), now: .zero)
-                try? files.write(HeadUnit.notifBridgeKeyFile, NotifBridgeReceiver<HPKECryptography>.keyFile(ring))
+                try? files.write(HeadUnit.notifBridgeKeyFile, NotifBridgeReceiver<HPKECryptography>.keyFile(ring, now: .zero))
             }
             if round % 8 == 0 {
                 // "Unpair": the remembered server and its bond go.

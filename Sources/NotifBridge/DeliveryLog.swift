@@ -1,6 +1,7 @@
 /// What makes two envelopes the same delivery: the session and the
 /// SHA-256 of the sealed bytes (a resend after a lost receipt is byte-identical).
 public struct DeliveryKey: Hashable {
+    public static let digestLength = 32
     public let session: SessionID
     public let digest: [UInt8]
 
@@ -10,10 +11,12 @@ public struct DeliveryKey: Hashable {
     }
 }
 
-/// The last deliveries taken, so a resend is acknowledged again but shown once.
-public struct DeliveryLog {
+/// The last deliveries taken, so a resend is acknowledged again but shown
+/// once; stored in the key file, so also once across a restart.
+public struct DeliveryLog: Equatable {
     public static let capacity = 256
-    private var order: [DeliveryKey] = []
+    /// Oldest first.
+    private(set) var order: [DeliveryKey] = []
     private var members: Set<DeliveryKey> = []
 
     public init() {}

@@ -13,28 +13,36 @@ public enum FrameStep: Equatable {
     case taken
     /// END of a frame: here it is.
     case frame([UInt8])
-    /// Not part of any frame (content or END without START, or a frame
-    /// abandoned for its size): dropped, with a log line.
+    /// END of a frame that outgrew the capacity: its bytes were counted,
+    /// not kept; the receipt it names, if it names one, was found on the way.
+    case oversized(byteCount: Int, receipt: ReceiptID?)
+    /// Not part of any frame (content or END without START): dropped, with a log line.
     case dropped
 }
 
 /// Reassembles START / content / END frames on one channel. START resets
 /// the buffer, even in the middle of a frame (the phone restarts a frame it
-/// gave up on); END delivers; a frame that outgrows `capacity` is abandoned,
-/// and its remaining values are dropped until the next START.
+/// gave up on); END delivers; a frame that outgrows `capacity` is no longer
+/// kept but followed to its END, which reports it (with its receipt) so
+/// that its sender is answered rather than left waiting.
 public struct FrameAssembler {
     /// Bytes a frame may hold (docs/NOTIFBRIDGE.md, "Buffer caps").
     public let capacity: Int
     let channel: StaticString
     private var buffer: [UInt8] = []
     public private(set) var isAssembling = false
+    /// Bytes of the frame being assembled once it is over `capacity`.
+    private var overflow: Int?
+    private var scanner = ReceiptScanner()
 
     /// Key-exchange frames: a prepare is about 1.8 KB of JSON, a legacy
     /// single-shot packet about 3.4 KB.
     public static let keyExchangeCapacity = 16 * 1024
-    /// Envelope frames: text, actions and the two small icons fit with room
-    /// to spare; attachments (up to 16 × 256 KiB) do not, and are never shown.
-    public static let notificationCapacity = 256 * 1024
+    /// Envelope frames, 1 MiB: text, actions, the two icons and a few small
+    /// attachments fit; the app's largest (a 4 MiB event, about 5.6 MB of
+    /// envelope) does not, and is receipted and dropped unread
+    /// (docs/NOTIFBRIDGE.md, "Buffer caps").
+    public static let notificationCapacity = 1024 * 1024
 
     public init(channel: StaticString, capacity: Int) {
         self.channel = channel
@@ -46,7 +54,9 @@ public struct FrameAssembler {
             if isAssembling {
                 Log.info(channel, "START in the middle of a frame: \(buffer.count) bytes dropped, starting again")
             }
-            buffer.removeAll(keepingCapacity: true)
+            buffer = []
+            overflow = nil
+            scanner.reset()
             isAssembling = true
             return .taken
         }
@@ -56,6 +66,10 @@ public struct FrameAssembler {
                 return .dropped
             }
             isAssembling = false
+            if let overflow {
+                self.overflow = nil
+                return .oversized(byteCount: overflow, receipt: scanner.receipt)
+            }
             let frame = buffer
             buffer = []
             return .frame(frame)
@@ -64,11 +78,16 @@ public struct FrameAssembler {
             Log.debug(channel, "\(value.count) bytes outside a frame dropped")
             return .dropped
         }
+        scanner.take(value)
+        if let bytes = overflow {
+            overflow = bytes + value.count
+            return .taken
+        }
         guard buffer.count + value.count <= capacity else {
-            Log.warning(channel, "frame over \(capacity) bytes abandoned")
+            Log.warning(channel, "frame over \(capacity) bytes: no longer kept, followed to its end for its receipt")
+            overflow = buffer.count + value.count
             buffer = []
-            isAssembling = false
-            return .dropped
+            return .taken
         }
         buffer.append(contentsOf: value)
         return .taken
@@ -77,6 +96,8 @@ public struct FrameAssembler {
     /// The link went down: whatever was half assembled is gone.
     public mutating func reset() {
         buffer = []
+        overflow = nil
+        scanner.reset()
         isAssembling = false
     }
 }

@@ -8,6 +8,8 @@ public enum HPKECryptography: NotifBridgeCryptography {
     public static func exporterSecret(seed: [UInt8], publicKey: [UInt8], encapsulatedKey: [UInt8], info: [UInt8]) -> [UInt8]? {
         guard let key = try? XWingPrivateKey(seed: seed, publicKey: publicKey),
               let sharedSecret = try? key.decapsulate(encapsulatedKey) else { return nil }
+        // The X-Wing shared secret is needed for the key schedule only.
+        defer { wipeSecret(sharedSecret) }
         return HPKEExporter(sharedSecret: sharedSecret, info: info).exporterSecret
     }
 

@@ -3,9 +3,12 @@ import BluetoothCore
 /// Envelopes that arrived before the key that opens them was activated.
 /// They wait unacknowledged (no receipt: the phone keeps them as not
 /// delivered) and are tried again after every activation. Bounded in
-/// count and age so a phone that never activates cannot fill the head unit.
+/// count, bytes and age so a phone that never activates cannot fill the
+/// head unit: 16 envelopes (the reference's figure), 2 MiB of sealed bytes
+/// (two of the largest frames kept; a text notification is a few KB).
 public struct Inbox {
     public static let capacity = 16
+    public static let maxBytes = 2 * 1024 * 1024
     /// ms an envelope waits at most.
     public static let lifetime: Int64 = 300_000
 
@@ -15,17 +18,20 @@ public struct Inbox {
     }
 
     private var waiting: [Waiting] = []
+    /// Sealed bytes waiting.
+    public private(set) var bytes = 0
 
     public init() {}
 
     public var count: Int { waiting.count }
 
-    /// Keeps the envelope; the oldest one goes when full.
+    /// Keeps the envelope; the oldest ones go when full.
     public mutating func add(_ envelope: NotificationEnvelope, arrived: Instant) {
         waiting.append(Waiting(envelope: envelope, arrived: arrived))
-        if waiting.count > Inbox.capacity {
+        bytes += envelope.sealed.count
+        while waiting.count > Inbox.capacity || (bytes > Inbox.maxBytes && waiting.count > 1) {
             Log.info("notifbridge", "inbox full: the oldest waiting envelope dropped")
-            waiting.removeFirst()
+            bytes -= waiting.removeFirst().envelope.sealed.count
         }
     }
 
@@ -33,6 +39,7 @@ public struct Inbox {
     public mutating func takeAll() -> [Waiting] {
         let all = waiting
         waiting = []
+        bytes = 0
         return all
     }
 
@@ -40,6 +47,7 @@ public struct Inbox {
     public mutating func expire(now: Instant) -> Int {
         let before = waiting.count
         waiting.removeAll { now.millisecondsSince($0.arrived) >= Inbox.lifetime }
+        bytes = waiting.reduce(0) { $0 + $1.envelope.sealed.count }
         return before - waiting.count
     }
 

@@ -1,4 +1,5 @@
 import BluetoothCore
+import HPKE
 
 /// One activated key: the HPKE exporter secret of an exchange and the
 /// `info` it was made with (the export contexts start with it).
@@ -18,100 +19,137 @@ public struct KeyGeneration: Equatable {
     }
 }
 
-/// Prepared key pairs by exchange, and the activated generations. The
+/// Prepared key pairs by exchange, the activated generations, and what
+/// must outlive a restart to refuse replays: the exchanges already
+/// activated, the deliveries taken and the notifications' ordering. The
 /// rules (docs/NOTIFBRIDGE.md, "Keys"): at most 4 prepared keys and 4
 /// generations; envelopes try the newest generation first; a replaced
-/// generation stays valid 300 s; reverse traffic uses the newest only;
-/// prepare and activate may be repeated without harm.
+/// generation stays valid 300 s from its replacement; reverse traffic uses
+/// the newest only; an exchange is activated once (its seed is then
+/// dropped), so no packet, however old, brings a replaced or expired
+/// generation back.
 public struct KeyRing: Equatable {
     public static let maxPrepared = 4
     public static let maxGenerations = 4
+    /// Exchanges remembered as activated: far more rotations than a phone
+    /// makes between two pairings.
+    public static let maxSpent = 32
     /// How long a replaced generation still opens envelopes, in ms.
     public static let grace: Int64 = 300_000
 
-    struct Prepared: Equatable {
-        var key: PreparedKey
-        /// An activation has used it: envelopes that do not open are not
-        /// waiting for this one.
-        var activated: Bool
-    }
-
-    /// Oldest first.
-    var prepared: [Prepared] = []
+    /// Oldest first. A key leaves when it is activated (its seed wiped).
+    public internal(set) var prepared: [PreparedKey] = []
     /// Newest first.
     public internal(set) var generations: [KeyGeneration] = []
+    /// Exchanges activated, oldest first, generations and retired ones alike.
+    public internal(set) var spent: [ExchangeID] = []
+    /// Envelopes taken, so that a replay is acknowledged and not shown.
+    public internal(set) var deliveries = DeliveryLog()
+    /// The ordering of events per notification.
+    public internal(set) var ledger = NotificationLedger()
 
     public init() {}
 
     public enum PrepareResult: Equatable, CustomStringConvertible {
         case added, repeated, changed
+        /// Its exchange was activated already: a replay, ignored.
+        case spent
 
         public var description: String {
             switch self {
             case .added: return "added"
             case .repeated: return "repeated"
             case .changed: return "changed"
+            case .spent: return "already activated, ignored"
             }
         }
     }
 
     /// Keeps a key pair for its exchange. The same pair again changes
-    /// nothing; a different pair under a known exchange replaces it.
+    /// nothing; a different pair under a known exchange replaces it; a pair
+    /// for an exchange already activated is a replay and changes nothing.
     public mutating func prepare(_ key: PreparedKey) -> PrepareResult {
-        if let index = prepared.firstIndex(where: { $0.key.exchangeID == key.exchangeID }) {
-            if prepared[index].key == key { return .repeated }
-            prepared[index] = Prepared(key: key, activated: false)
+        if isSpent(key.exchangeID) { return .spent }
+        if let index = prepared.firstIndex(where: { $0.exchangeID == key.exchangeID }) {
+            if prepared[index] == key { return .repeated }
+            wipeSecret(prepared[index].seed)
+            prepared[index] = key
             return .changed
         }
-        prepared.append(Prepared(key: key, activated: false))
+        prepared.append(key)
         if prepared.count > KeyRing.maxPrepared {
-            Log.info("notifbridge", "prepared key for \(prepared[0].key.exchangeID) forgotten: more than \(KeyRing.maxPrepared)")
-            prepared.removeFirst()
+            Log.info("notifbridge", "prepared key for \(prepared[0].exchangeID) forgotten: more than \(KeyRing.maxPrepared)")
+            wipeSecret(prepared.removeFirst().seed)
         }
         return .added
     }
 
     public func preparedKey(for exchange: ExchangeID) -> PreparedKey? {
-        prepared.first(where: { $0.key.exchangeID == exchange })?.key
+        prepared.first(where: { $0.exchangeID == exchange })
     }
 
-    /// A prepared key no activation has used yet: an envelope that opens
-    /// with no generation may be waiting for it.
-    public var awaitsActivation: Bool { prepared.contains(where: { !$0.activated }) }
+    /// Whether the exchange was activated (now or before a restart).
+    public func isSpent(_ exchange: ExchangeID) -> Bool { spent.contains(exchange) }
+
+    /// A prepared key not activated yet: an envelope that opens with no
+    /// generation may be waiting for it.
+    public var awaitsActivation: Bool { !prepared.isEmpty }
 
     public enum ActivateResult: Equatable, CustomStringConvertible {
-        case activated, repeated
+        case activated
+        /// The exchange is a generation already: nothing changes.
+        case repeated
+        /// The exchange was activated and has since been replaced or has
+        /// expired: installing it again would roll the keys back. Refused.
+        case rolledBack
 
         public var description: String {
             switch self {
             case .activated: return "activated"
             case .repeated: return "repeated"
+            case .rolledBack: return "refused: an exchange already replaced or expired"
             }
         }
     }
 
+    /// What an activate of `exchange` would do without deriving anything:
+    /// nil when it is new (and needs its prepared key).
+    public func activationOutcome(_ exchange: ExchangeID) -> ActivateResult? {
+        guard isSpent(exchange) else { return nil }
+        return generations.contains(where: { $0.exchangeID == exchange }) ? .repeated : .rolledBack
+    }
+
     /// Makes a new newest generation (the previous newest starts its grace
-    /// period). The same activation again changes nothing.
+    /// period), drops and wipes its prepared seed, and remembers the
+    /// exchange as spent. An exchange already spent changes nothing.
     public mutating func activate(_ generation: KeyGeneration, now: Instant) -> ActivateResult {
-        if let index = prepared.firstIndex(where: { $0.key.exchangeID == generation.exchangeID }) {
-            prepared[index].activated = true
+        if let outcome = activationOutcome(generation.exchangeID) {
+            wipeSecret(generation.exporterSecret)
+            return outcome
         }
-        if let index = generations.firstIndex(where: { $0.exchangeID == generation.exchangeID }) {
-            if generations[index].exporterSecret == generation.exporterSecret, generations[index].info == generation.info {
-                return .repeated
-            }
-            generations.remove(at: index)
+        if let index = prepared.firstIndex(where: { $0.exchangeID == generation.exchangeID }) {
+            wipeSecret(prepared.remove(at: index).seed)
         }
+        spent.append(generation.exchangeID)
+        if spent.count > KeyRing.maxSpent { spent.removeFirst(spent.count - KeyRing.maxSpent) }
         if !generations.isEmpty, generations[0].replacedAt == nil { generations[0].replacedAt = now }
         var fresh = generation
         fresh.replacedAt = nil
         generations.insert(fresh, at: 0)
         if generations.count > KeyRing.maxGenerations {
             Log.info("notifbridge", "key generation of \(generations[KeyRing.maxGenerations].exchangeID) dropped: more than \(KeyRing.maxGenerations)")
+            for dropped in generations[KeyRing.maxGenerations...] { wipeSecret(dropped.exporterSecret) }
             generations.removeLast(generations.count - KeyRing.maxGenerations)
         }
         return .activated
     }
+
+    /// An envelope taken: remembered (and stored) so that it is shown once.
+    public mutating func delivered(_ key: DeliveryKey) { deliveries.insert(key) }
+
+    public mutating func admit(_ identity: IdentityDigest, sentAt: Double) -> Bool { ledger.admit(identity, sentAt: sentAt) }
+
+    public mutating func admitRemoveAll(sentAt: Double) -> Bool { ledger.admitRemoveAll(sentAt: sentAt) }
 
     /// The generations that may open an envelope now, newest first.
     public func usable(at now: Instant) -> [KeyGeneration] {
@@ -127,10 +165,12 @@ public struct KeyRing: Equatable {
     /// Drops generations whose grace is over; true when one went.
     public mutating func expire(now: Instant) -> Bool {
         let before = generations.count
-        generations = usable(at: now)
-        for _ in generations.count..<before {
+        let kept = usable(at: now)
+        for g in generations where !kept.contains(where: { $0.exchangeID == g.exchangeID }) {
             Log.info("notifbridge", "a replaced key generation ended its \(KeyRing.grace / 1000) s grace")
+            wipeSecret(g.exporterSecret)
         }
+        generations = kept
         return generations.count != before
     }
 

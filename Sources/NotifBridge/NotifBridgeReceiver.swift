@@ -1,4 +1,5 @@
 import BluetoothCore
+import HPKE
 import JSON
 
 /// The NotifBridge receiver, sans-I/O (docs/NOTIFBRIDGE.md). Fed the
@@ -21,9 +22,12 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     private var keyFrames = FrameAssembler(channel: "notifbridge-keys", capacity: FrameAssembler.keyExchangeCapacity)
     private var notificationFrames = FrameAssembler(channel: "notifbridge-notifications", capacity: FrameAssembler.notificationCapacity)
     private var lastChunk: ChunkID?
-    private var deliveries = DeliveryLog()
+    /// The frame being assembled on the notifications characteristic came without the NBW1 wrapper.
+    private var unwrappedFrame = false
     private var inbox = Inbox()
-    private var ledger = NotificationLedger()
+    /// When the key file was last asked for: while a replaced generation's
+    /// grace runs it is written at least every `KeyRing.graceWriteInterval`.
+    private var lastStoreAt: Instant?
     private var outputs = FIFO<NotifBridgeOutput>()
     /// Receipts waiting for each `storeKeys` to be confirmed, in order.
     private var pendingStores = FIFO<[ReceiptID]>()
@@ -42,7 +46,12 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     public func pollOutput() -> NotifBridgeOutput? { outputs.popFirst() }
 
     public var nextDeadline: Instant? {
-        earliest(readinessAt, earliest(inbox.nextExpiry, keyRing.nextExpiry))
+        earliest(readinessAt, earliest(inbox.nextExpiry, earliest(keyRing.nextExpiry, nextGraceWrite)))
+    }
+
+    private var nextGraceWrite: Instant? {
+        guard keyRing.hasGraceRunning else { return nil }
+        return lastStoreAt.map { $0.adding(milliseconds: KeyRing.graceWriteInterval) }
     }
 
     public func handleTimeout(now: Instant) {
@@ -51,13 +60,17 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         }
         let expired = inbox.expire(now: now)
         if expired > 0 { Log.info("notifbridge", "\(expired) envelope(s) waited \(Inbox.lifetime / 1000) s for a key: dropped") }
-        if keyRing.expire(now: now) { requestStore(receipts: []) }
+        if keyRing.expire(now: now) {
+            requestStore(receipts: [], now: now)
+        } else if let at = nextGraceWrite, now >= at {
+            requestStore(receipts: [], now: now)
+        }
     }
 
     // MARK: keys at start-up
 
-    /// The key file's bytes for `ring`, checksummed with this receiver's SHA-256.
-    public static func keyFile(_ ring: KeyRing) -> [UInt8] { ring.encoded(sha256: { Crypto.sha256($0) }) }
+    /// The key file's bytes for `ring` at `now`, checksummed with this receiver's SHA-256.
+    public static func keyFile(_ ring: KeyRing, now: Instant) -> [UInt8] { ring.encoded(now: now, sha256: { Crypto.sha256($0) }) }
 
     /// The key ring in a key file, read as the receiver reads it at start.
     public static func keyRing(inKeyFile bytes: [UInt8], now: Instant) throws(KeyRingCodingError) -> KeyRing {
@@ -69,7 +82,11 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     public func loadKeys(_ bytes: [UInt8], now: Instant) {
         do throws(KeyRingCodingError) {
             keyRing = try Self.keyRing(inKeyFile: bytes, now: now)
-            Log.info("notifbridge", "keys loaded: \(keyRing.generations.count) generation(s), \(keyRing.prepared.count) prepared")
+            Log.info("notifbridge", "keys loaded: \(keyRing.generations.count) generation(s), \(keyRing.prepared.count) prepared, "
+                + "\(keyRing.deliveries.count) deliveries remembered")
+            // The grace used so far now includes this restart: written at once
+            // (a grace that ran out with it is over).
+            if keyRing.expire(now: now) || keyRing.hasGraceRunning { requestStore(receipts: [], now: now) }
         } catch {
             Log.error("notifbridge", "key file ignored: \(error)")
         }
@@ -114,6 +131,7 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         keyFrames.reset()
         notificationFrames.reset()
         lastChunk = nil
+        unwrappedFrame = false
         chunkSeen = false
         var kept = FIFO<NotifBridgeOutput>()
         while let output = outputs.popFirst() {
@@ -127,15 +145,22 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     public func written(_ characteristic: NotifBridgeCharacteristic, value: [UInt8], now: Instant) {
         switch characteristic {
         case .keyExchange:
-            if case .frame(let frame) = keyFrames.take(value[...]) { keyFrame(frame, now: now) }
-        case .notifications:
-            guard let chunk = WrappedChunk(value) else {
-                Log.info("notifbridge", "\(value.count)-byte value without the NBW1 wrapper dropped")
-                return
+            switch keyFrames.take(value[...]) {
+            case .frame(let frame): keyFrame(frame, now: now)
+            case .oversized(let bytes, _): Log.warning("notifbridge", "\(bytes)-byte key frame over \(keyFrames.capacity) bytes refused, no receipt")
+            case .taken, .dropped: break
             }
+        case .notifications:
             if !chunkSeen {
                 chunkSeen = true
                 readinessAt = nil
+            }
+            guard let chunk = wrappedChunk(value) else {
+                // A writer without the receipts characteristic: plain START,
+                // payload values and END, nothing to acknowledge.
+                if value.elementsEqual(FrameToken.start) { unwrappedFrame = true }
+                notificationStep(notificationFrames.take(value[...]), now: now)
+                return
             }
             // The same chunk again: its ack was lost. Acknowledged, not taken twice.
             if chunk.id == lastChunk {
@@ -143,11 +168,36 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
                 return
             }
             lastChunk = chunk.id
+            if chunk.inner.elementsEqual(FrameToken.start) { unwrappedFrame = false }
             let step = notificationFrames.take(chunk.inner)
             // Acknowledged once handled, taken or dropped: an unacknowledged
             // chunk costs the phone 16 s and a disconnection.
             indicate(ChunkAck.value(for: chunk.id))
-            if case .frame(let frame) = step { envelopeFrame(frame, now: now) }
+            notificationStep(step, now: now)
+        }
+    }
+
+    /// A value is an NBW1 chunk when it has the wrapper, except inside a
+    /// frame that began unwrapped: there only a wrapped START counts (a
+    /// payload slice may begin with the bytes `NBW1`).
+    private func wrappedChunk(_ value: [UInt8]) -> WrappedChunk? {
+        guard let chunk = WrappedChunk(value) else { return nil }
+        if unwrappedFrame && notificationFrames.isAssembling && !chunk.inner.elementsEqual(FrameToken.start) { return nil }
+        return chunk
+    }
+
+    private func notificationStep(_ step: FrameStep, now: Instant) {
+        switch step {
+        case .frame(let frame):
+            envelopeFrame(frame, now: now)
+        case .oversized(let bytes, let receipt):
+            // Receipted so that the phone goes on with the next notification
+            // rather than sending this one again and again.
+            Log.warning("notifbridge", "\(bytes)-byte envelope frame over the \(notificationFrames.capacity)-byte bound: dropped unread, "
+                + (receipt == nil ? "it names no receipt" : "receipted"))
+            sendReceipt(receipt)
+        case .taken, .dropped:
+            break
         }
     }
 
@@ -165,14 +215,25 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         case .prepare(let key, let receipt):
             let result = keyRing.prepare(key)
             Log.info("notifbridge", "prepare \(key.exchangeID): \(result)")
-            requestStore(receipts: [receipt])
+            requestStore(receipts: [receipt], now: now)
         case .activate(let activation, let receipt):
+            if let outcome = keyRing.activationOutcome(activation.exchangeID) {
+                // Sending it again would not change the answer: acknowledged.
+                Log.info("notifbridge", "activate \(activation.exchangeID): \(outcome)")
+                requestStore(receipts: [receipt], now: now)
+                return
+            }
             guard let key = keyRing.preparedKey(for: activation.exchangeID) else {
                 Log.warning("notifbridge", "activate of unknown exchange \(activation.exchangeID) refused, no receipt")
                 return
             }
             activate(key, activation, receipts: [receipt], now: now)
         case .legacy(let key, let activation, let receipt):
+            if let outcome = keyRing.activationOutcome(activation.exchangeID) {
+                Log.info("notifbridge", "single-packet key \(activation.exchangeID): \(outcome)")
+                requestStore(receipts: receipt.map { [$0] } ?? [], now: now)
+                return
+            }
             _ = keyRing.prepare(key)
             activate(key, activation, receipts: receipt.map { [$0] } ?? [], now: now)
         }
@@ -187,13 +248,14 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         }
         let result = keyRing.activate(KeyGeneration(exchangeID: activation.exchangeID, info: info, exporterSecret: secret), now: now)
         Log.info("notifbridge", "activate \(activation.exchangeID): \(result), \(keyRing.generations.count) generation(s)")
-        requestStore(receipts: receipts)
+        requestStore(receipts: receipts, now: now)
         retryInbox(now: now)
     }
 
-    private func requestStore(receipts: [ReceiptID]) {
-        outputs.append(.storeKeys(Self.keyFile(keyRing)))
+    private func requestStore(receipts: [ReceiptID], now: Instant) {
+        outputs.append(.storeKeys(Self.keyFile(keyRing, now: now)))
         pendingStores.append(receipts)
+        lastStoreAt = now
     }
 
     // MARK: envelopes
@@ -216,22 +278,27 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         }
     }
 
-    /// Decrypts and applies an envelope; false when no key opens it.
+    /// Decrypts and applies an envelope; false when no key opens it. An
+    /// envelope taken is remembered in the key file, and its receipt goes
+    /// once that is stored: a replay, even after a restart, is acknowledged
+    /// and not shown again.
     private func open(_ envelope: NotificationEnvelope, now: Instant) -> Bool {
         let delivery = DeliveryKey(session: envelope.sessionID, digest: Crypto.sha256(envelope.sealed))
-        if deliveries.contains(delivery) {
+        if keyRing.deliveries.contains(delivery) {
             Log.debug("notifbridge", "envelope of session \(envelope.sessionID) again: acknowledged, not shown again")
-            sendReceipt(envelope.receiptID)
+            requestStore(receipts: envelope.receiptID.map { [$0] } ?? [], now: now)
             return true
         }
         for generation in keyRing.usable(at: now) {
             let key = Crypto.export(exporterSecret: generation.exporterSecret,
                                     context: ExportContext.hostToAccessory(info: generation.info, session: envelope.sessionID))
-            guard let plaintext = Crypto.open(key: key, sealed: envelope.sealed) else { continue }
-            deliveries.insert(delivery)
+            let plaintext = Crypto.open(key: key, sealed: envelope.sealed)
+            wipeSecret(key)
+            guard let plaintext else { continue }
+            keyRing.delivered(delivery)
             lastSession = envelope.sessionID
             apply(plaintext)
-            sendReceipt(envelope.receiptID)
+            requestStore(receipts: envelope.receiptID.map { [$0] } ?? [], now: now)
             return true
         }
         return false
@@ -260,28 +327,32 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         }
         switch event.kind {
         case .add(let n), .update(let n):
-            guard ledger.admit(n.identity, sentAt: event.sentAt) else {
+            guard keyRing.admit(digest(n.identity), sentAt: event.sentAt) else {
                 Log.debug("notifbridge", "event for \(n.identity) older than what is known: ignored")
                 return
             }
             remember(n.identity, event.id)
             if case .add = event.kind { outputs.append(.event(.add(n))) } else { outputs.append(.event(.update(n))) }
         case .remove(let identity):
-            guard ledger.admit(identity, sentAt: event.sentAt) else {
+            guard keyRing.admit(digest(identity), sentAt: event.sentAt) else {
                 Log.debug("notifbridge", "remove for \(identity) older than what is known: ignored")
                 return
             }
             outputs.append(.event(.remove(identity)))
         case .removeAll:
-            guard ledger.admitRemoveAll(sentAt: event.sentAt) else {
+            guard keyRing.admitRemoveAll(sentAt: event.sentAt) else {
                 Log.debug("notifbridge", "removeAll older than the last one: ignored")
                 return
             }
             lastEvents = []
             outputs.append(.event(.removeAll))
-        case .commandResult:
-            Log.debug("notifbridge", "command result \(event.id)")
+        case .commandResult(let result):
+            Log.debug("notifbridge", "command result \(event.id): " + (result.map { $0.success ? "success" : "failure" } ?? "unreadable"))
         }
+    }
+
+    private func digest(_ identity: NotificationIdentity) -> IdentityDigest {
+        IdentityDigest(Crypto.sha256(IdentityDigest.key(of: identity)).prefix(IdentityDigest.length))!
     }
 
     private func remember(_ identity: NotificationIdentity, _ id: EventID) {
@@ -312,6 +383,7 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
         let key = Crypto.export(exporterSecret: generation.exporterSecret,
                                 context: ExportContext.accessoryToHost(info: generation.info, session: session))
         let sealed = Crypto.seal(key: key, plaintext: command.encoded)
+        wipeSecret(key)
         sendFrame(NotificationEnvelope(sessionID: session, sealed: sealed, receiptID: nil).encoded)
     }
 

@@ -18,7 +18,7 @@ public struct NotificationEnvelope: Equatable {
     }
 
     public static func parse(_ frame: [UInt8]) throws(JSONError) -> NotificationEnvelope {
-        let json = try JSONParser.parse(frame)
+        let json = try JSONParser.parse(frame, limits: .notifBridge)
         guard json.isObject else { throw .wrongType(key: "(envelope)", expected: .object, found: json.type) }
         let session = SessionID(try json.uuid("sessionID"))
         let sealed = try json.base64("data")

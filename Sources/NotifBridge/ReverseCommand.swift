@@ -7,8 +7,8 @@ public struct ReverseCommand: Equatable {
         /// The notification was shown; `didAlert` says whether it drew attention.
         case displayed(didAlert: Bool)
         case clear
-        /// Runs one of the notification's actions.
-        case respond(actionID: String)
+        /// Runs one of the notification's actions (`userText` for a text-input action).
+        case respond(actionID: String, userText: String?)
     }
 
     public let id: CommandID
@@ -24,21 +24,24 @@ public struct ReverseCommand: Equatable {
         self.replyTo = replyTo
     }
 
+    /// As the app's `NotifWire.Command` is declared: version, id, kind,
+    /// identity, actionIdentifier?, userText?, replyTo?, didAlert?; absent
+    /// optionals left out, as JSONEncoder leaves them out.
     public var encoded: [UInt8] {
         var members = [JSONMember("version", .number(JSONNumber(BridgeEvent.version))),
                        JSONMember("id", .string(id.description))]
         switch kind {
-        case .displayed(let didAlert):
-            members.append(JSONMember("kind", .string("displayed")))
-            members.append(JSONMember("didAlert", .bool(didAlert)))
-        case .clear:
-            members.append(JSONMember("kind", .string("clear")))
-        case .respond(let actionID):
-            members.append(JSONMember("kind", .string("respond")))
-            members.append(JSONMember("actionID", .string(actionID)))
+        case .displayed: members.append(JSONMember("kind", .string("displayed")))
+        case .clear: members.append(JSONMember("kind", .string("clear")))
+        case .respond: members.append(JSONMember("kind", .string("respond")))
         }
         members.append(JSONMember("identity", identity.json))
+        if case .respond(let actionID, let userText) = kind {
+            members.append(JSONMember("actionIdentifier", .string(actionID)))
+            if let userText { members.append(JSONMember("userText", .string(userText))) }
+        }
         members.append(JSONMember("replyTo", .string(replyTo.text)))
+        if case .displayed(let didAlert) = kind { members.append(JSONMember("didAlert", .bool(didAlert))) }
         return JSONValue.object(members).encoded
     }
 }

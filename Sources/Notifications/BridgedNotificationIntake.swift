@@ -7,10 +7,11 @@ import ANCS
 /// its text goes no further than this call, is never kept, and the drop is
 /// counted like an ANCS one.
 ///
-/// The model is keyed by ANCS UIDs: each bridged notification gets one from
-/// the top half of the UID space, which the phone's per-session ANCS
-/// counters do not reach. Plain values in, so this layer does not depend on
-/// the NotifBridge protocol layer.
+/// They are the model's `.notifBridge` source, with UIDs of their own (from
+/// the top half of the UID space, so the numbers in the event log do not
+/// look like ANCS's): an ANCS session that ends leaves them, and they never
+/// make the ANCS client expect updates. Plain values in, so this layer does
+/// not depend on the NotifBridge protocol layer.
 public final class BridgedNotificationIntake {
     public let model: NotificationModel
     private struct Key: Hashable {
@@ -26,9 +27,6 @@ public final class BridgedNotificationIntake {
         self.model = model
     }
 
-    /// Whether `uid` is one this intake gave (the event log marks them).
-    public static func isBridged(_ uid: NotificationUID) -> Bool { uid.value >= firstUID }
-
     /// An `add` or `update`: shown (or changed) if the filter wants the app,
     /// else dropped and counted. True when it is on screen.
     @discardableResult
@@ -38,19 +36,19 @@ public final class BridgedNotificationIntake {
         guard model.filter.kind(app: identifier, category: .other) != .other else {
             // Also gone from the screen if the filter changed since it was shown.
             removed(app: app, notificationID: notificationID)
-            model.handle(.notificationDropped(ANCSNotification(uid: freshUID(), category: .other, app: identifier, appName: appName)))
+            model.handle(.notificationDropped(ANCSNotification(uid: freshUID(), category: .other, app: identifier, appName: appName)), from: .notifBridge)
             return false
         }
         let uid = shown[key] ?? freshUID()
         shown[key] = uid
         model.handle(.notificationFetched(ANCSNotification(uid: uid, category: .other, app: identifier, appName: appName,
-                                                           title: title, subtitle: subtitle, message: body)))
+                                                           title: title, subtitle: subtitle, message: body)), from: .notifBridge)
         return true
     }
 
     public func removed(app: String, notificationID: String) {
         guard let uid = shown.removeValue(forKey: Key(app: app, notificationID: notificationID)) else { return }
-        model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(app))))
+        model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(app))), from: .notifBridge)
     }
 
     /// The phone cleared every notification it forwards (ANCS ones stay).
@@ -58,7 +56,7 @@ public final class BridgedNotificationIntake {
         let all = shown
         shown = [:]
         for (key, uid) in all {
-            model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(key.app))))
+            model.handle(.notificationRemoved(ANCSNotification(uid: uid, category: .other, app: AppIdentifier(key.app))), from: .notifBridge)
         }
     }
 

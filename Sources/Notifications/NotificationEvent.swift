@@ -36,18 +36,22 @@ public struct NotificationEvent: Equatable {
     /// The instruction understood: for a navigation notification shown or
     /// updated with text.
     public var guidance: Guidance?
+    /// Where it came from (the event log's `via`).
+    public var source: NotificationSource
 
     public init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String? = nil,
-                category: CategoryID, kind: NotificationKind, title: String? = nil, message: String? = nil) {
+                category: CategoryID, kind: NotificationKind, title: String? = nil, message: String? = nil,
+                source: NotificationSource = .ancs) {
         // Read for what is shown; a removal says nothing new.
         let reads = kind == .navigation && action != .removed && action != .dropped && (title != nil || message != nil)
         self.init(action: action, uid: uid, app: app, appName: appName, category: category, kind: kind, title: title,
-                  message: message, guidance: reads ? Guidance(title: title ?? "", message: message ?? "") : nil)
+                  message: message, guidance: reads ? Guidance(title: title ?? "", message: message ?? "") : nil, source: source)
     }
 
     /// With the guidance the model has already read.
     init(action: NotificationEventAction, uid: NotificationUID, app: AppIdentifier?, appName: String?,
-         category: CategoryID, kind: NotificationKind, title: String?, message: String?, guidance: Guidance?) {
+         category: CategoryID, kind: NotificationKind, title: String?, message: String?, guidance: Guidance?,
+         source: NotificationSource) {
         self.action = action
         self.uid = uid
         self.app = app
@@ -57,5 +61,6 @@ public struct NotificationEvent: Equatable {
         self.title = title
         self.message = message
         self.guidance = guidance
+        self.source = source
     }
 }

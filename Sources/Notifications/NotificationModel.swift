@@ -10,6 +10,7 @@ public struct ShownNotification: Equatable {
     /// What a navigation notification's text says, read once when it was
     /// fetched (nil for music, or without text).
     public var guidance: Guidance?
+    public var source: NotificationSource = .ancs
 
     public var uid: NotificationUID { notification.uid }
     /// For Maps: usually the distance or the maneuver ("200 m").
@@ -57,9 +58,11 @@ public final class NotificationModel {
     /// `ANCSClient.setNotificationsExpected`). One known only from the
     /// session's PreExisting replay may be a stale one Maps left behind:
     /// expecting updates from it would re-subscribe, and replay it, forever.
+    /// Only ANCS's own navigation counts: a forwarded one is updated over
+    /// NotifBridge, and ANCS waiting for it would re-subscribe for nothing.
     public var expectsUpdates: Bool {
         // Asked after every ANCS event: looked at in place, not copied out.
-        guard let i = shown.lastIndex(where: { $0.kind == .navigation }) else { return false }
+        guard let i = shown.lastIndex(where: { $0.kind == .navigation && $0.source == .ancs }) else { return false }
         return !shown[i].notification.flags.contains(.preExisting)
     }
 
@@ -73,41 +76,44 @@ public final class NotificationModel {
 
     public func pollEvent() -> NotificationEvent? { events.popFirst() }
 
-    /// Takes every ANCS event; the ones that do not concern the model are ignored.
-    public func handle(_ event: ANCSEvent) {
+    /// Takes every ANCS event (or, `from: .notifBridge`, the same events
+    /// for forwarded notifications); the ones that do not concern the model are ignored.
+    public func handle(_ event: ANCSEvent, from source: NotificationSource = .ancs) {
         switch event {
-        case .notificationFetched(let n): fetched(n)
-        case .notificationDropped(let n): dropped(n)
-        case .notificationRemoved(let n): removed(n.uid)
-        case .sessionEnded: clear()
+        case .notificationFetched(let n): fetched(n, source)
+        case .notificationDropped(let n): dropped(n, source)
+        case .notificationRemoved(let n): removed(n.uid, source)
+        case .sessionEnded: clear(source)
         case .sessionStarted, .appNameLearned, .sharingDisabled, .sharingRestored, .actionCompleted, .serviceAbsent,
              .securityRequired, .securityRefusedRepeatedly:
             break
         }
     }
 
-    /// Forgets everything shown (session end): a removal for each.
-    public func clear() {
+    /// Forgets everything one source showed (an ANCS session ended, by
+    /// default): a removal for each. The other source's stay.
+    public func clear(_ source: NotificationSource = .ancs) {
         let all = shown
-        for item in all { removed(item.uid) }
+        for item in all where item.source == source { removed(item.uid, source) }
     }
 
     // MARK: - Internals
 
-    private func fetched(_ n: ANCSNotification) {
+    private func fetched(_ n: ANCSNotification, _ source: NotificationSource) {
         let kind = filter.kind(of: n)
         guard kind != .other else {
             // The filter changed since the client asked: no longer shown.
-            removed(n.uid)
-            dropped(n)
+            removed(n.uid, source)
+            dropped(n, source)
             return
         }
         var item = ShownNotification(notification: n, kind: kind)
+        item.source = source
         if kind == .navigation && (n.title != nil || n.message != nil) {
             item.guidance = reader.read(title: n.title ?? "", message: n.message ?? "")
         }
         let action: NotificationEventAction
-        if let index = shown.firstIndex(where: { $0.uid == n.uid }) {
+        if let index = shown.firstIndex(where: { $0.uid == n.uid && $0.source == source }) {
             // Moves to the end: the latest change is the current instruction.
             shown.remove(at: index)
             action = .updated
@@ -117,21 +123,21 @@ public final class NotificationModel {
         shown.append(item)
         revision += 1
         events.append(NotificationEvent(action: action, uid: n.uid, app: n.app, appName: n.appName, category: n.category,
-                                        kind: kind, title: n.title, message: n.message, guidance: item.guidance))
+                                        kind: kind, title: n.title, message: n.message, guidance: item.guidance, source: source))
     }
 
-    private func dropped(_ n: ANCSNotification) {
+    private func dropped(_ n: ANCSNotification, _ source: NotificationSource) {
         droppedCounts[n.category, default: 0] += 1
-        events.append(NotificationEvent(action: .dropped, uid: n.uid, app: n.app, appName: n.appName,
-                                        category: n.category, kind: filter.kind(of: n)))
+        events.append(NotificationEvent(action: .dropped, uid: n.uid, app: n.app, appName: n.appName, category: n.category,
+                                        kind: filter.kind(of: n), title: nil, message: nil, guidance: nil, source: source))
     }
 
-    private func removed(_ uid: NotificationUID) {
-        guard let index = shown.firstIndex(where: { $0.uid == uid }) else { return }
+    private func removed(_ uid: NotificationUID, _ source: NotificationSource) {
+        guard let index = shown.firstIndex(where: { $0.uid == uid && $0.source == source }) else { return }
         let item = shown.remove(at: index)
         revision += 1
         let n = item.notification
-        events.append(NotificationEvent(action: .removed, uid: uid, app: n.app, appName: n.appName,
-                                        category: n.category, kind: item.kind, title: n.title, message: n.message))
+        events.append(NotificationEvent(action: .removed, uid: uid, app: n.app, appName: n.appName, category: n.category,
+                                        kind: item.kind, title: n.title, message: n.message, guidance: nil, source: source))
     }
 }

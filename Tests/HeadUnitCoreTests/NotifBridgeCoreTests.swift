@@ -104,7 +104,11 @@ final class NotifBridgeCoreTests: XCTestCase {
         for value in frameValues(packet, maxValue: 200) { write(handles.keyExchange, value) }
     }
 
+    /// The envelope's chunks; the key file each opened envelope asks for
+    /// (its delivery is remembered) is stored, as the shell does at once.
     func sendEnvelope(_ envelope: [UInt8]) {
+        let writesBefore = keyWrites.count
+        defer { for _ in writesBefore..<keyWrites.count { storeKeys(ok: true) } }
         for value in frameValues(envelope, maxValue: 200) {
             chunk += 1
             let id = [UInt8](repeating: 0xC0, count: 14) + [UInt8(chunk >> 8), UInt8(chunk & 0xFF)]
@@ -221,6 +225,23 @@ final class NotifBridgeCoreTests: XCTestCase {
         XCTAssertEqual(acks.count, chunk)
     }
 
+    /// A forwarded Maps instruction is not ANCS's: an ANCS event does not
+    /// make the client expect updates from it, so ANCS is not re-subscribed
+    /// after 10 minutes of silence, and no ANCS session end takes it away.
+    func testAForwardedMapsInstructionOutlivesANCSSilence() throws {
+        keyed()
+        sendEnvelope(try phone.add(app: "com.google.Maps", id: 1, title: "200 m", body: "Turn left onto Main St", receipt: 10))
+        XCTAssertEqual(rig.shownNotifications, ["200 m"])
+        if !rig.phone.isSubscribed(rig.phone.handles.notificationSource) { rig.phoneSends(rig.phone.publishANCS()) }
+        XCTAssertTrue(rig.phone.isSubscribed(rig.phone.handles.notificationSource), "ANCS runs on the same link")
+        // Any ANCS event (a chat, dropped) sets what the ANCS client expects.
+        rig.phoneSends(rig.phone.post(7, .init(app: "net.whatsapp.WhatsApp", title: "Bob", message: "hi", category: .social)))
+        let unsubscriptions = rig.phone.notificationSourceUnsubscriptions
+        rig.advance(milliseconds: 11 * 60_000)
+        XCTAssertEqual(rig.phone.notificationSourceUnsubscriptions, unsubscriptions, "ANCS was not re-subscribed")
+        XCTAssertEqual(rig.core.notifications.navigation?.message, "Turn left onto Main St")
+    }
+
     func testAChatIsDroppedAndItsTextGoesNowhere() throws {
         keyed()
         sendEnvelope(try phone.add(app: "net.whatsapp.WhatsApp", id: 2, title: "Bob", body: "the door code is 4711", receipt: 11))
@@ -248,6 +269,24 @@ final class NotifBridgeCoreTests: XCTestCase {
         sendEnvelope(try phone.add(app: "com.apple.Music", id: 3, title: "Song", body: "Artist", receipt: 12))
         XCTAssertEqual(receipts.last, BridgePhone.uuid(12))
         XCTAssertEqual(rig.core.notifications.music.map(\.title), ["Song"])
+    }
+
+    /// The head unit restarts with the key file the shell stored: the same
+    /// envelope again is acknowledged and not shown (it was, before).
+    func testAnEnvelopeReplayedAfterARestartIsNotShownAgain() throws {
+        keyed()
+        let envelope = try phone.add(app: "com.google.Maps", id: 8, title: "400 m", body: "Turn left onto Oak St", receipt: 18)
+        sendEnvelope(envelope)
+        XCTAssertEqual(rig.shownNotifications, ["400 m"])
+        var stored = accessoryState
+        stored.notifBridgeKeys = keyWrites.last
+        rig = connectedRig(stored: stored)
+        chunk = 0
+        subscribe()
+        sendEnvelope(envelope)
+        XCTAssertEqual(rig.shownNotifications, [], "not shown again")
+        XCTAssertNil(rig.core.notifications.navigation)
+        XCTAssertEqual(receipts.last, BridgePhone.uuid(18), "acknowledged, so the phone stops sending it")
     }
 
     func testARestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {

@@ -40,12 +40,13 @@ import Testing
     }
 
     /// Picker, passkey pairing and (unless `keyed` is false) prepare + activate.
-    func linked(keyed: Bool = true, name: String) throws -> Rig {
+    func linked(keyed: Bool = true, name: String, connect options: [String: Any] = [:]) throws -> Rig {
         let phone = try PhoneSimulator(name: "\(name)-phone")
         try phone.command("add_phone", ["phone": "anna", "server_app": false])
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: name)
         // The connection waits for the passkey the driver types: in the background.
-        try phone.command("notifbridge_connect", ["phone": "anna", "scan_timeout": 20, "pair": true, "wait": false])
+        try phone.command("notifbridge_connect", (["phone": "anna", "scan_timeout": 20, "pair": true, "wait": false] as [String: Any])
+            .merging(options) { $1 })
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) != nil)
         try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
@@ -88,6 +89,41 @@ import Testing
         let everything = rig.unit.console.all + rig.unit.stderr.all
             + rig.unit.allEvents.map { String(describing: $0) }
         #expect(!everything.contains { $0.contains("4711") || $0.contains("door code") })
+    }
+
+    /// The Done-when case of the NotifBridge part: Google Maps with one
+    /// action of every type, every member written as the app's JSONEncoder
+    /// writes it (the actions' types as enum objects), is shown.
+    @Test func aMapsNotificationWithActionsAsTheAppEncodesItIsShown() throws {
+        let rig = try linked(name: "notifbridge-actions")
+        defer { rig.stop() }
+        let actions: [[String: Any]] = [
+            ["id": "end-route", "title": "End route", "type": "background"],
+            ["id": "reply", "title": "Reply", "type": "textInput", "placeholder": "Message"],
+            ["id": "close", "title": "Close", "type": "dismiss"],
+            ["id": "later", "title": "Later", "type": "unknown", "code": 255],
+        ]
+        let maps = try rig.send("notifbridge_post", ["app": "com.google.Maps", "title": "In 300 m", "body": "Turn right onto Elm St",
+                                                     "source_name": "Google Maps", "attributes": 2, "actions": actions])
+        #expect(maps["received"] as? Bool == true)
+        let shown = rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 300 m" }
+        #expect(shown?["action"] as? String == "shown")
+        #expect(shown?["via"] as? String == "notifbridge")
+        #expect(shown?["maneuver"] as? String == "right")
+        let eventID = try #require(maps["event_id"] as? String)
+        #expect(try rig.send("notifbridge_wait_displayed", ["event_id": eventID, "timeout": 20])["displayed"] != nil)
+    }
+
+    /// The app's writer that relays no receipts sends frames plain (no
+    /// NBW1, no acks): a burst of Write Without Response values.
+    @Test func aFrameWrittenWithoutTheWrapperIsShown() throws {
+        let rig = try linked(name: "notifbridge-plain", connect: ["relay_receipts": false])
+        defer { rig.stop() }
+        let maps = try rig.post("com.google.Maps", title: "In 800 m", body: "Keep left")
+        #expect(maps["received"] as? Bool == true)
+        let shown = rig.unit.waitFor("notification", timeout: 20) { $0["title"] as? String == "In 800 m" }
+        #expect(shown?["action"] as? String == "shown")
+        #expect(shown?["via"] as? String == "notifbridge")
     }
 
     @Test func aRestartBetweenPrepareAndActivateKeepsThePreparedKey() throws {

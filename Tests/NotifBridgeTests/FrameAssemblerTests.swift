@@ -35,13 +35,14 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertEqual(a.take(bytes("--END--")), .frame(Array("--END--x".utf8)))
     }
 
-    func testOverflowAbandonsTheFrame() {
+    func testAFrameOverTheCapacityIsFollowedToItsEndAndNotKept() {
         var a = FrameAssembler(channel: "test", capacity: 8)
         _ = a.take(bytes("--START--"))
         XCTAssertEqual(a.take(bytes("12345678")), .taken)
-        XCTAssertEqual(a.take(bytes("9")), .dropped)
-        XCTAssertFalse(a.isAssembling)
-        XCTAssertEqual(a.take(bytes("more")), .dropped)
+        XCTAssertEqual(a.take(bytes("9")), .taken)
+        XCTAssertTrue(a.isAssembling, "followed to its END, so its sender gets an answer")
+        XCTAssertEqual(a.take(bytes("more")), .taken)
+        XCTAssertEqual(a.take(bytes("--END--")), .oversized(byteCount: 13, receipt: nil))
         XCTAssertEqual(a.take(bytes("--END--")), .dropped)
         // The next frame is whole again.
         _ = a.take(bytes("--START--"))
@@ -77,5 +78,24 @@ final class FrameAssemblerTests: XCTestCase {
         XCTAssertNil(WrappedChunk(Array("NBW2".utf8) + id + [1]))
         // An empty inner value is still a chunk.
         XCTAssertEqual(WrappedChunk(Array("NBW1".utf8) + id)?.inner.count, 0)
+    }
+
+    /// The app's envelope as JSONEncoder writes it: `receiptID` after the
+    /// long `data`, `/` escaped in the base64.
+    func testTheReceiptOfAnOversizedEnvelopeIsFoundWithoutKeepingIt() {
+        var a = FrameAssembler(channel: "test", capacity: 64)
+        let envelope = #"{"sessionID":"5D1F0C3A-1111-4222-8333-444455556666","data":"AB\/+"#
+            + String(repeating: "QUJD", count: 100) + #"\/w==","receiptID":"0A4F7E1C-0000-4000-8000-000000000002"}"#
+        _ = a.take(bytes("--START--"))
+        for value in TestPhone.values(Array(envelope.utf8), size: 37).dropFirst().dropLast() { XCTAssertEqual(a.take(value[...]), .taken) }
+        XCTAssertEqual(a.take(bytes("--END--")),
+                       .oversized(byteCount: envelope.utf8.count, receipt: ReceiptID(uuidFromText("0A4F7E1C-0000-4000-8000-000000000002")!)))
+        // A receiptID inside a nested object or inside a string is not the envelope's.
+        for text in [#"{"x":{"receiptID":"0A4F7E1C-0000-4000-8000-000000000002"},"data":""# + String(repeating: "A", count: 80) + #""}"#,
+                     #"{"data":"\"receiptID\":\"0A4F7E1C-0000-4000-8000-000000000002"# + String(repeating: "A", count: 80) + #""}"#] {
+            _ = a.take(bytes("--START--"))
+            _ = a.take(Array(text.utf8)[...])
+            XCTAssertEqual(a.take(bytes("--END--")), .oversized(byteCount: text.utf8.count, receipt: nil), text)
+        }
     }
 }

@@ -66,23 +66,26 @@ final class KeyRingTests: XCTestCase {
         _ = ring.prepare(prepared(2))
         _ = ring.activate(generation(1), now: t0)
         _ = ring.activate(generation(3), now: t0)
-        let bytes = ring.encoded(sha256: sha256)
-        XCTAssertEqual(Array(bytes.prefix(5)), Array("NBKR".utf8) + [1])
+        let bytes = ring.encoded(now: t0, sha256: sha256)
+        XCTAssertEqual(Array(bytes.prefix(5)), Array("NBKR".utf8) + [2])
         let later = Instant(milliseconds: 42)
         let loaded = try KeyRing(decoding: bytes, now: later, sha256: sha256)
         XCTAssertEqual(loaded.prepared, ring.prepared)
+        XCTAssertEqual(loaded.prepared.map { $0.exchangeID }, [exchange(2)], "an activated key's seed is not kept")
+        XCTAssertEqual(loaded.spent, [exchange(1), exchange(3)])
         XCTAssertEqual(loaded.generations.map { $0.exchangeID }, ring.generations.map { $0.exchangeID })
         XCTAssertEqual(loaded.generations.map { $0.exporterSecret }, ring.generations.map { $0.exporterSecret })
-        // A replaced generation gets a fresh grace from the load.
-        XCTAssertEqual(loaded.generations.map { $0.replacedAt }, [nil, later])
-        XCTAssertEqual(try KeyRing(decoding: KeyRing().encoded(sha256: sha256), now: later, sha256: sha256), KeyRing())
+        // The replaced generation's grace goes on from what was used (none
+        // here), less the interval between writes: never a fresh 300 s.
+        XCTAssertEqual(loaded.generations.map { $0.replacedAt }, [nil, later.adding(milliseconds: -KeyRing.graceWriteInterval)])
+        XCTAssertEqual(try KeyRing(decoding: KeyRing().encoded(now: t0, sha256: sha256), now: later, sha256: sha256), KeyRing())
     }
 
     func testDamagedBytesAreRefused() {
         var ring = KeyRing()
         _ = ring.prepare(prepared(1))
         _ = ring.activate(generation(1), now: t0)
-        let good = ring.encoded(sha256: sha256)
+        let good = ring.encoded(now: t0, sha256: sha256)
         func refusal(_ bytes: [UInt8]) -> KeyRingCodingError? {
             do throws(KeyRingCodingError) {
                 _ = try KeyRing(decoding: bytes, now: t0, sha256: sha256)
@@ -90,16 +93,62 @@ final class KeyRingTests: XCTestCase {
             } catch { return error }
         }
         var flipped = good
-        flipped[100] ^= 0x01
+        flipped[30] ^= 0x01
         XCTAssertEqual(refusal(flipped), .checksumMismatch)
         XCTAssertEqual(refusal(Array(good.dropLast())), .checksumMismatch)
         XCTAssertEqual(refusal([]), .notAKeyRing)
-        XCTAssertEqual(refusal(Array("NBKR".utf8) + [2, 0, 0]), .unsupportedVersion(2))
+        XCTAssertEqual(refusal(Array("NBKR".utf8) + [3, 0, 0]), .unsupportedVersion(3))
         XCTAssertEqual(refusal(Array("NBKR".utf8) + [1]), .truncated)
         // A count the format does not allow, with a valid checksum.
-        let tooMany = Array("NBKR".utf8) + [1, 9, 0]
+        let tooMany = Array("NBKR".utf8) + [2, 9, 0]
         XCTAssertEqual(refusal(tooMany + sha256(tooMany).prefix(8)), .invalid("9 prepared keys"))
         let truncatedBody = Array(good[0..<40])
         XCTAssertEqual(refusal(truncatedBody + sha256(truncatedBody).prefix(8)), .truncated)
+    }
+
+    /// A version 1 file (the format before replays were stored): read, its
+    /// activated seed dropped and its exchanges remembered as spent.
+    func testAVersion1FileIsStillRead() throws {
+        let key = prepared(1)
+        var body = Array("NBKR".utf8) + [1, 2]
+        body += exchange(1).uuid.fullLittleEndian + [1] + key.seed + [0xC0, 0x04] + key.publicKey
+        body += exchange(2).uuid.fullLittleEndian + [0] + TestPhone.seed(2) + [0xC0, 0x04] + TestCryptography.publicKey(seed: TestPhone.seed(2))
+        body += [2]
+        let info = Array("XWing-Version1-id".utf8)
+        body += exchange(3).uuid.fullLittleEndian + [0, UInt8(info.count), 0] + info + [UInt8](repeating: 3, count: 32)
+        body += exchange(1).uuid.fullLittleEndian + [1, UInt8(info.count), 0] + info + [UInt8](repeating: 1, count: 32)
+        let ring = try KeyRing(decoding: body + sha256(body).prefix(8), now: t0, sha256: sha256)
+        XCTAssertEqual(ring.prepared.map { $0.exchangeID }, [exchange(2)])
+        XCTAssertEqual(ring.spent, [exchange(1), exchange(3)])
+        XCTAssertEqual(ring.generations.map { $0.exchangeID }, [exchange(3), exchange(1)])
+        XCTAssertEqual(ring.generations.map { $0.replacedAt }, [nil, t0.adding(milliseconds: -KeyRing.graceWriteInterval)])
+        XCTAssertEqual(Array(ring.encoded(now: t0, sha256: sha256)[4...4]), [2], "written back as version 2")
+    }
+
+    func testAnExchangeIsActivatedOnce() {
+        var ring = KeyRing()
+        _ = ring.activate(generation(1), now: t0)
+        _ = ring.activate(generation(2), now: t0)
+        XCTAssertTrue(ring.expire(now: t0.adding(seconds: 300)))
+        XCTAssertEqual(ring.prepare(prepared(1)), .spent)
+        XCTAssertEqual(ring.activate(generation(1), now: t0.adding(seconds: 301)), .rolledBack)
+        XCTAssertEqual(ring.generations.map { $0.exchangeID }, [exchange(2)])
+        XCTAssertEqual(ring.activate(generation(2), now: t0.adding(seconds: 302)), .repeated)
+    }
+
+    /// The memory of a seed is zeroed when its key is activated, and an
+    /// exporter secret's when its grace ends, for every copy sharing it.
+    func testSecretsAreWipedWhenDropped() {
+        var ring = KeyRing()
+        let key = prepared(1)
+        let first = generation(1)
+        _ = ring.prepare(key)
+        XCTAssertEqual(key.seed, TestPhone.seed(1))
+        _ = ring.activate(first, now: t0)
+        XCTAssertEqual(key.seed, [UInt8](repeating: 0, count: 32))
+        XCTAssertEqual(first.exporterSecret, [UInt8](repeating: 1, count: 32), "in use")
+        _ = ring.activate(generation(2), now: t0)
+        _ = ring.expire(now: t0.adding(seconds: 300))
+        XCTAssertEqual(first.exporterSecret, [UInt8](repeating: 0, count: 32))
     }
 }

@@ -54,7 +54,7 @@ final class ReceiverTests: XCTestCase {
             XCTAssertEqual(h.acks.count, i + 1)
             XCTAssertEqual(h.acks.last, Array("NBA1".utf8) + Array(value[4..<20]))
         }
-        // Without the wrapper nothing is taken and nothing acknowledged.
+        // Without the wrapper (a writer that waits for no ack) nothing is acknowledged.
         h.receiver.written(.notifications, value: FrameToken.start, now: h.now)
         h.receiver.written(.notifications, value: Array("NBW1".utf8) + [1, 2, 3], now: h.now)
         h.drain()
@@ -249,6 +249,13 @@ final class ReceiverTests: XCTestCase {
         }
         XCTAssertEqual(inbox.count, 16)
         XCTAssertEqual(inbox.takeAll().first?.envelope.sessionID.description, TestPhone.uuid(4), "the oldest went")
+        // And in bytes: three envelopes of 900 KiB do not all wait.
+        for n in 0..<3 {
+            inbox.add(NotificationEnvelope(sessionID: SessionID(uuidFromText(TestPhone.uuid(n))!), sealed: [UInt8](repeating: 0, count: 900 * 1024),
+                                           receiptID: nil), arrived: t)
+        }
+        XCTAssertEqual(inbox.count, 2)
+        XCTAssertEqual(inbox.bytes, 1800 * 1024)
     }
 
     func testATamperedEnvelopeIsRefusedWithoutHarm() {

@@ -55,4 +55,31 @@ final class BridgedNotificationIntakeTests: XCTestCase {
         intake.removedAll()
         XCTAssertEqual(model.shown.map { $0.title }, ["ANCS"])
     }
+
+    /// A forwarded Maps instruction is its own source: an ANCS session that
+    /// ends (or is re-subscribed) leaves it on screen, and it does not make
+    /// the ANCS client expect updates that only NotifBridge brings.
+    func testAnANCSSessionEndingLeavesForwardedNotifications() {
+        let model = NotificationModel()
+        let intake = BridgedNotificationIntake(model: model)
+        intake.received(app: "com.google.Maps", notificationID: "n1", appName: "Google Maps", title: "200 m", subtitle: nil, body: "Turn left")
+        XCTAssertFalse(model.expectsUpdates, "ANCS has nothing to update")
+        model.handle(.notificationFetched(ANCSNotification(uid: NotificationUID(0x8000_0000), category: .location,
+                                                            app: AppIdentifier("com.apple.Maps"), title: "ANCS", message: "Keep right")))
+        XCTAssertTrue(model.expectsUpdates)
+        XCTAssertEqual(model.shown.map { $0.source }, [.notifBridge, .ancs], "the same UID in two sources is two notifications")
+        _ = drain(model)
+        model.handle(.sessionEnded)
+        XCTAssertEqual(model.shown.map { $0.message }, ["Turn left"])
+        XCTAssertEqual(model.navigation?.message, "Turn left")
+        XCTAssertFalse(model.expectsUpdates)
+        let events = drain(model)
+        XCTAssertEqual(events.map { $0.action }, [.removed])
+        XCTAssertEqual(events.map { $0.source }, [.ancs])
+        // An ANCS removal of the same UID does not touch the forwarded one.
+        model.handle(.notificationRemoved(ANCSNotification(uid: NotificationUID(0x8000_0000), category: .location, app: AppIdentifier("com.apple.Maps"))))
+        XCTAssertEqual(model.shown.count, 1)
+        intake.received(app: "com.google.Maps", notificationID: "n1", appName: "Google Maps", title: "50 m", subtitle: nil, body: "Turn left now")
+        XCTAssertEqual(drain(model).map { $0.source }, [.notifBridge])
+    }
 }

@@ -111,7 +111,11 @@ enum KeyPacketTarget {
             let file = body + FuzzBridgeCrypto.sha256(body).prefix(8)
             let now = Instant(milliseconds: 1000)
             if let ring = try? KeyRing(decoding: file, now: now, sha256: FuzzBridgeCrypto.sha256) {
-                invariant(ring.encoded(sha256: FuzzBridgeCrypto.sha256) == file, "a key file decodes from bytes it does not encode to")
+                // Written again and read back, it is the same ring (the grace used grows by the restart's share).
+                let again = try? KeyRing(decoding: ring.encoded(now: now, sha256: FuzzBridgeCrypto.sha256), now: now, sha256: FuzzBridgeCrypto.sha256)
+                invariant(again.map { $0.prepared == ring.prepared && $0.spent == ring.spent && $0.deliveries == ring.deliveries
+                    && $0.ledger == ring.ledger && $0.generations.map { $0.exchangeID } == ring.generations.map { $0.exchangeID } } == true,
+                          "a key file does not read back as written")
                 invariant(ring.generations.count <= KeyRing.maxGenerations && ring.prepared.count <= KeyRing.maxPrepared,
                           "a key file over the ring's bounds loaded")
             }
@@ -126,7 +130,7 @@ enum KeyPacketTarget {
                           now: Instant(milliseconds: 0))
         _ = ring.activate(KeyGeneration(exchangeID: phone.exchange(2), info: phone.info, exporterSecret: [UInt8](repeating: 2, count: 32)),
                           now: Instant(milliseconds: 0))
-        let file = ring.encoded(sha256: FuzzBridgeCrypto.sha256)
+        let file = ring.encoded(now: Instant(milliseconds: 0), sha256: FuzzBridgeCrypto.sha256)
         return [
             ("prepare", [0] + phone.prepare(1)),
             ("activate", [0] + phone.activate(1)),
@@ -134,6 +138,9 @@ enum KeyPacketTarget {
             ("event", [2] + NotifBridgeTarget.event),
             ("remove", [2] + Array(#"{"version":3,"id":"e","kind":"remove","sentAt":2,"identity":{"sourceIdentifier":"a","notificationIdentifier":"b"}}"#.utf8)),
             ("key-file", [3] + Array(file.dropLast(8))),
+            ("key-file-v1", [3] + Array("NBKR".utf8) + [1, 0, 1] + phone.exchange(1).uuid.fullLittleEndian + [1, UInt8(phone.info.count), 0]
+                + phone.info + [UInt8](repeating: 1, count: 32)),
+            ("command-result", [2] + Array(#"{"version":3,"id":"3C4D5E6F-7A8B-4C2D-9E3F-4A5B6C7D8E9F","kind":"commandResult","result":{"commandID":"4D5E6F7A-8B9C-4D3E-8F4A-5B6C7D8E9FA0","success":false,"message":"no such notification"},"sentAt":786001402}"#.utf8)),
         ]
     }
 }
@@ -146,10 +153,13 @@ enum NotifBridgeTarget {
     static let target = FuzzTarget(name: "notifbridge-receiver", run: run, seeds: seeds)
 
     static let phone = BridgePhone()
-    static let event = Array(#"{"version":3,"id":"E1","kind":"add","sentAt":10.5,"notification":{"sourceIdentifier":"com.google.Maps","notificationIdentifier":"n1","title":"200 m","body":"Turn left","actions":[{"id":"a","title":"OK"}]}}"#.utf8)
+    /// As the app's JSONEncoder writes it: every member in declaration order, actions' types as enum objects.
+    static let event = Array(#"{"version":3,"id":"6F1C2B0A-3D4E-4F50-8A1B-2C3D4E5F6071","kind":"add","notification":{"title":"200 m","subtitle":"","body":"Turn left","sourceName":"Google Maps","sourceIdentifier":"com.google.Maps","notificationIdentifier":"n1","threadIdentifier":"","hasSound":false,"attributes":2,"actions":[{"id":"a","title":"OK","type":{"background":{}}},{"id":"r","title":"Reply","type":{"textInput":{"placeholder":"Message"}}},{"id":"d","title":"Close","type":{"dismiss":{}}},{"id":"u","title":"Later","type":{"unknown":{"_0":255}}}],"sourceIcon":"iVBORw0KGgo=","contextIcon":"","attachments":[{"id":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D","uti":"public.jpeg","data":"\/9j\/4AAQ"}],"receivedAt":786001234.5,"deliveryDate":786001234,"displayDate":786001234,"displayDateIsAllDay":false,"summary":"","shouldAlert":true,"isSuppressedByFocus":false,"ignoreSilentMode":false,"alertKind":"incomingCall","isCleared":false},"sentAt":786001234.75}"#.utf8)
 
     static func run(_ data: [UInt8]) {
-        let receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+        var receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+        /// The last key file stored: what a restart loads.
+        var stored: [UInt8]?
         var input = FuzzInput(data)
         var now = Instant(milliseconds: 1_000)
         var storeSucceeds = true
@@ -157,7 +167,7 @@ enum NotifBridgeTarget {
         while !input.isAtEnd, operations < 400 {
             operations += 1
             var written: [ChunkID] = []
-            let op = input.byte() % 10
+            let op = input.byte() % 11
             switch op {
             case 0, 1:
                 let value = input.chunk()
@@ -184,6 +194,16 @@ enum NotifBridgeTarget {
             case 6: receiver.mtuChanged(Int(input.u16()))
             case 7: storeSucceeds.toggle()
             case 8: receiver.displayed(NotificationIdentity(sourceIdentifier: "com.google.Maps", notificationIdentifier: "n1"), didAlert: input.bool())
+            case 10:
+                // A restart: a new receiver on a new clock, loading the last file stored.
+                receiver = NotifBridgeReceiver<FuzzBridgeCrypto>()
+                now = Instant(milliseconds: Int64(input.u16()))
+                if let stored {
+                    receiver.loadKeys(stored, now: now)
+                    let expected = try? KeyRing(decoding: stored, now: now, sha256: FuzzBridgeCrypto.sha256)
+                    invariant(receiver.keyRing.spent == expected?.spent && receiver.keyRing.deliveries == expected?.deliveries
+                              && receiver.keyRing.ledger == expected?.ledger, "a restart does not load what was stored")
+                }
             default:
                 now = now.adding(milliseconds: Int64(input.u16()) * 100)
                 var rounds = 0
@@ -204,6 +224,7 @@ enum NotifBridgeTarget {
                 case .storeKeys(let bytes):
                     invariant((try? KeyRing(decoding: bytes, now: now, sha256: FuzzBridgeCrypto.sha256)) != nil,
                               "a key file the receiver asked to store does not load")
+                    if storeSucceeds { stored = bytes }
                     receiver.keysStored(ok: storeSucceeds)
                 case .event:
                     break
@@ -252,7 +273,30 @@ enum NotifBridgeTarget {
         readiness.byte(5)
         readiness.byte(1); readiness.chunk(FrameToken.end)
 
-        return [("session", session), ("envelope-before-key", early.bytes), ("rotation", rotation.bytes), ("readiness", readiness.bytes)]
+        // A writer without the receipts characteristic: plain values (255 bytes, the most a script chunk holds).
+        var unwrapped = Script()
+        unwrapped.byte(3)
+        frame(&unwrapped, notifications: false, size: 244, phone.prepare(3))
+        frame(&unwrapped, notifications: false, size: 244, phone.activate(3))
+        for value in frameValues(phone.envelope(event, exchange: 3), maxValue: 255) { unwrapped.byte(1); unwrapped.chunk(value) }
+
+        // Keys, a notification, a rotation, then a restart: the same envelope
+        // and the old activate again, and time past the grace.
+        var restart = Script()
+        restart.byte(3)
+        frame(&restart, notifications: false, size: 244, phone.prepare(4))
+        frame(&restart, notifications: false, size: 244, phone.activate(4))
+        frame(&restart, notifications: true, size: 200, phone.envelope(event, exchange: 4))
+        frame(&restart, notifications: false, size: 244, phone.prepare(5))
+        frame(&restart, notifications: false, size: 244, phone.activate(5))
+        restart.byte(10); restart.u16(50)
+        restart.byte(3)
+        frame(&restart, notifications: true, size: 200, phone.envelope(event, exchange: 4))
+        frame(&restart, notifications: false, size: 244, phone.activate(4))
+        restart.byte(9); restart.u16(3001)
+
+        return [("session", session), ("envelope-before-key", early.bytes), ("rotation", rotation.bytes), ("readiness", readiness.bytes),
+                ("unwrapped", unwrapped.bytes), ("restart", restart.bytes)]
     }
 
     static func frame(_ s: inout Script, notifications: Bool, size: Int, _ payload: [UInt8]) {

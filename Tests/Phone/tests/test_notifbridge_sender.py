@@ -13,7 +13,7 @@ import uuid
 from harness import SimulatorTestCase
 from notifbridge_fake import ADDRESS, FakeReceiver
 
-from phone.notifbridge import framing, swift_json
+from phone.notifbridge import framing, messages, swift_json
 from phone.notifbridge.sender import DeliveryFailed, NotifBridgeSender, connect_central
 
 RECEIVER = ADDRESS.to_string(with_type_qualifier=False)
@@ -186,6 +186,19 @@ class Envelopes(SenderTestCase):
         self.assertEqual(event['notification']['sourceIdentifier'], 'com.google.Maps')
         self.assertEqual(event['kind'], 'add')
 
+    async def test_without_relayed_receipts_frames_go_plain(self) -> None:
+        self.sender.relay_receipts = False
+        body = 'Turn left onto Market Street / then right ' * 20
+        acks = self.sender.counts['acks']
+        result = await self.sender.post('com.google.Maps', 'In 500 m', body)
+        self.assertTrue(result['received'], 'the receipt still comes on …8C4B')
+        plain = [v for v in self.receiver.wrapped_values if framing.unwrap(v) is None]
+        self.assertEqual(plain[0], framing.START)
+        self.assertEqual(plain[-1], framing.END)
+        self.assertTrue(all(len(v) == 182 for v in plain[1:-2]), 'a burst of MTU − 3 bytes without response')
+        self.assertEqual(self.sender.counts['acks'], acks, 'no ack waited for')
+        self.assertEqual(self.receiver.events[-1]['notification']['body'], body)
+
     async def test_envelope_and_event_json_bytes(self) -> None:
         result = await self.sender.post('com.apple.Music', 'Song', 'Artist / Album', source_name='Music')
         envelope = self.receiver.envelope_frames[-1]
@@ -198,6 +211,25 @@ class Envelopes(SenderTestCase):
         self.assertRegex(plaintext, rb'"sentAt":\d+\.\d+\}$')
         self.assertNotIn(b'"identity"', plaintext)
         self.assertNotIn(b'null', plaintext)
+
+    async def test_a_notification_is_every_member_of_the_apps_in_order(self) -> None:
+        await self.sender.post('com.google.Maps', '200 m', 'Turn left', source_name='Google Maps', attributes=2,
+                               actions=[messages.action('end', 'End route', messages.background()),
+                                        messages.action('reply', 'Reply', messages.text_input('Message')),
+                                        messages.action('close', 'Close', messages.dismiss()),
+                                        messages.action('later', 'Later', messages.unknown_action(255))])
+        plaintext = self.receiver.plaintexts[-1]
+        self.assertRegex(plaintext, rb'"notification":\{"title":"200 m","subtitle":"","body":"Turn left",'
+                                    rb'"sourceName":"Google Maps","sourceIdentifier":"com.google.Maps",'
+                                    rb'"notificationIdentifier":"[0-9A-F-]{36}","threadIdentifier":"","hasSound":false,'
+                                    rb'"attributes":2,"actions":\[\{"id":"end","title":"End route","type":\{"background":\{\}\}\},'
+                                    rb'\{"id":"reply","title":"Reply","type":\{"textInput":\{"placeholder":"Message"\}\}\},'
+                                    rb'\{"id":"close","title":"Close","type":\{"dismiss":\{\}\}\},'
+                                    rb'\{"id":"later","title":"Later","type":\{"unknown":\{"_0":255\}\}\}\],'
+                                    rb'"sourceIcon":"","contextIcon":"","attachments":\[\],"receivedAt":[0-9.]+,'
+                                    rb'"deliveryDate":[0-9.]+,"displayDate":[0-9.]+,"displayDateIsAllDay":false,"summary":"",'
+                                    rb'"shouldAlert":true,"isSuppressedByFocus":false,"ignoreSilentMode":false,'
+                                    rb'"alertKind":"notification","isCleared":false\},"sentAt":')
 
     async def test_update_remove_remove_all(self) -> None:
         posted = await self.sender.post('com.google.Maps', 'In 500 m', 'Turn left')

@@ -9,7 +9,7 @@ import asyncio
 
 from bumble import hci
 
-from . import faults
+from . import faults, messages
 from .picker import find_accessory, watch
 from .sender import KEY_WRITE_STYLES, DeliveryFailed, NotifBridgeSender, connect_central
 
@@ -47,6 +47,24 @@ def register(protocol) -> None:
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
             raise ControlError(f'"{key}" is a non-negative number')
         return value
+
+    def action_of(item) -> dict:
+        """`{"id", "title", "type": background|textInput|dismiss|unknown, "placeholder"?, "code"?}`
+        as the app's Action, its type an enum object."""
+        if not isinstance(item, dict) or not isinstance(item.get('id'), str) or not isinstance(item.get('title'), str):
+            raise ControlError('an action is {"id", "title", "type"}')
+        kind = item.get('type', 'background')
+        if kind == 'background':
+            action_type = messages.background()
+        elif kind == 'textInput':
+            action_type = messages.text_input(text(item, 'placeholder', ''))
+        elif kind == 'dismiss':
+            action_type = messages.dismiss()
+        elif kind == 'unknown' and isinstance(item.get('code'), int) and 0 <= item['code'] <= 255:
+            action_type = messages.unknown_action(item['code'])
+        else:
+            raise ControlError('an action type is background, textInput, dismiss or unknown (with "code" 0..255)')
+        return messages.action(item['id'], item['title'], action_type)
 
     async def run(coroutine) -> dict:
         try:
@@ -92,6 +110,10 @@ def register(protocol) -> None:
                         isinstance(value, bool) or not isinstance(value, (int, float))):
                     raise ControlError(f'bad "{key}"')
                 options[key] = kind(value)
+        if 'relay_receipts' in arguments:
+            if not isinstance(arguments['relay_receipts'], bool):
+                raise ControlError('bad "relay_receipts"')
+            options['relay_receipts'] = arguments['relay_receipts']
         if options.get('key_write', KEY_WRITE_STYLES[0]) not in KEY_WRITE_STYLES:
             raise ControlError(f'"key_write" is one of {", ".join(KEY_WRITE_STYLES)}')
 
@@ -168,6 +190,8 @@ def register(protocol) -> None:
                 fields[key] = bool(arguments[key])
         if 'attributes' in arguments:
             fields['attributes'] = int(arguments['attributes'])
+        if 'actions' in arguments:
+            fields['actions'] = [action_of(item) for item in arguments['actions']]
         try:
             generation = sender.generation(text(arguments, 'exchange_id')) if 'exchange_id' in arguments else None
         except DeliveryFailed as error:

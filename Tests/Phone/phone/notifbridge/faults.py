@@ -83,7 +83,8 @@ async def malformed_frame(sender: NotifBridgeSender, variant: str, app: str = 'c
                           size: int = KEY_OVERFLOW_BYTES) -> dict:
     """`no_start`: a sealed envelope's chunks and END without START (dropped,
     every chunk still acked, no receipt). `no_wrapper`: a START value
-    without NBW1 (no ack, no receipt). `restart`: START and half an envelope,
+    without NBW1, an unwrapped frame begun and never ended (no ack, no
+    receipt). `restart`: START and half an envelope,
     then the whole envelope from START (the half is dropped, the whole one
     is opened and acknowledged). `key_overflow`: a real `prepare` padded
     with an unknown member past `size` bytes on …8C46 (abandoned at the

@@ -19,6 +19,8 @@ HEADER_LENGTH = len(WRAPPER) + CHUNK_ID_LENGTH
 # Payload bytes per wrapped value: 20-byte header + 200 = 220, under iOS's
 # 512-byte limit for a write request whatever the MTU.
 WRAPPED_PAYLOAD = 200
+# The longest value one write takes (ATT's 512-byte attribute limit; long writes below it).
+LONGEST_VALUE = 512
 ACK_LENGTH = len(ACK) + CHUNK_ID_LENGTH
 
 

@@ -55,20 +55,59 @@ def envelope(session: uuid.UUID, sealed: bytes, receipt: uuid.UUID | None) -> by
     return encode({'sessionID': session, 'data': sealed, 'receiptID': receipt})
 
 
+# An action's `type` is `ActionType`, an enum with associated values:
+# JSONEncoder writes it as an object with one member named after the case,
+# holding the case's labelled payload (`_0` for an unlabelled one).
+def background() -> dict:
+    return {'background': {}}
+
+
+def text_input(placeholder: str) -> dict:
+    return {'textInput': {'placeholder': placeholder}}
+
+
+def dismiss() -> dict:
+    return {'dismiss': {}}
+
+
+def unknown_action(code: int) -> dict:
+    """`unknown(UInt8)`: an action kind the app itself did not know."""
+    return {'unknown': {'_0': code}}
+
+
+def action(action_id: str, title: str, action_type: dict) -> dict:
+    return {'id': action_id, 'title': title, 'type': action_type}
+
+
+def attachment(uti: str, data: bytes, *, attachment_id: uuid.UUID | None = None,
+               unavailable_reason: str | None = None) -> dict:
+    return {'id': attachment_id or uuid.uuid4(), 'uti': uti, 'data': data, 'unavailableReason': unavailable_reason}
+
+
 def notification(app: str, notification_id: str, *, title: str | None = None, subtitle: str | None = None,
                  body: str | None = None, source_name: str | None = None, thread: str | None = None,
-                 has_sound: bool = True, should_alert: bool = True, attributes: int = 0,
-                 actions: list[dict] | None = None, alert_kind: str = 'notification',
-                 received_at: SwiftDate | None = None, extra: dict | None = None) -> dict:
-    """A notification as Event v3 carries it; `sourceIdentifier` is the app's bundle id."""
+                 has_sound: bool = False, attributes: int = 0, actions: list[dict] | None = None,
+                 source_icon: bytes = b'', context_icon: bytes = b'', attachments: list[dict] | None = None,
+                 received_at: SwiftDate | None = None, transport_session: uuid.UUID | None = None,
+                 display_date_is_all_day: bool = False, summary: str = '', rich_body: bytes | None = None,
+                 should_alert: bool = True, suppressed_by_focus: bool = False, ignore_silent_mode: bool = False,
+                 alert_kind: str = 'notification', extra: dict | None = None) -> dict:
+    """A notification as Event v3 carries it: every member of the app's
+    `NotifWire.Notification` in its declaration order, the non-optional
+    ones always present (empty strings, `false`, `[]`, empty Data as ""),
+    the optional ones (`transportSessionID`, `richBody`) only when set;
+    `sourceIdentifier` is the app's bundle id."""
     received_at = received_at or SwiftDate.now()
     fields = {
-        'title': title, 'subtitle': subtitle, 'body': body, 'sourceName': source_name,
-        'sourceIdentifier': app, 'notificationIdentifier': notification_id, 'threadIdentifier': thread,
-        'hasSound': has_sound, 'shouldAlert': should_alert, 'isSuppressedByFocus': False,
-        'ignoreSilentMode': False, 'isCleared': False, 'displayDateIsAllDay': False,
-        'attributes': attributes, 'actions': actions or [], 'alertKind': alert_kind,
-        'receivedAt': received_at, 'deliveryDate': received_at,
+        'title': title or '', 'subtitle': subtitle or '', 'body': body or '', 'sourceName': source_name or '',
+        'sourceIdentifier': app, 'notificationIdentifier': notification_id, 'threadIdentifier': thread or '',
+        'hasSound': has_sound, 'attributes': attributes, 'actions': actions or [],
+        'sourceIcon': source_icon, 'contextIcon': context_icon, 'attachments': attachments or [],
+        'receivedAt': received_at, 'transportSessionID': uuid_text(transport_session) if transport_session else None,
+        'deliveryDate': received_at, 'displayDate': received_at, 'displayDateIsAllDay': display_date_is_all_day,
+        'summary': summary, 'richBody': rich_body, 'shouldAlert': should_alert,
+        'isSuppressedByFocus': suppressed_by_focus, 'ignoreSilentMode': ignore_silent_mode,
+        'alertKind': alert_kind, 'isCleared': False,
     }
     fields.update(extra or {})
     return fields

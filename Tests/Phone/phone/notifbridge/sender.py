@@ -27,7 +27,10 @@ What it does, as the phone-side app does:
   Prepare Write + Execute Write by itself); the next value only after the
   write response and the matching NBA1 indication. `chunk_timeout` (16 s)
   of silence: disconnect, reconnect (`connector`), send the frame again
-  from START, at most `frame_resends` (2) times.
+  from START, at most `frame_resends` (2) times. With `relay_receipts`
+  False (the app's writer that relays no receipts) the frame goes plain,
+  as key frames do: no NBW1, no acks; 512-byte write requests, or a burst
+  of Write Without Response values of MTU − 3 bytes.
 - every key packet and envelope waits `receipt_timeout` (20 s) for its
   receipt and is sent again up to `receipt_retries` (3) times.
 - reverse frames on …8C4B (START, slices, END; a 20-byte value starting
@@ -146,6 +149,7 @@ class NotifBridgeSender:
         ready_timeout: float = 10.0,
         ciphersuite: str = 'XWing',
         version: str = 'Version1',
+        relay_receipts: bool = True,
     ) -> None:
         if key_write not in KEY_WRITE_STYLES:
             raise ValueError(f'key_write is one of {", ".join(KEY_WRITE_STYLES)}')
@@ -159,6 +163,10 @@ class NotifBridgeSender:
         self.ready_timeout = ready_timeout
         self.ciphersuite = ciphersuite
         self.version = version
+        # The app's writer wraps notification chunks in NBW1 and waits for
+        # each NBA1 only when it relays receipts; otherwise it writes the
+        # frame plain, as it writes key frames.
+        self.relay_receipts = relay_receipts
 
         self.connection = None
         self._characteristics: dict[str, object] = {}
@@ -368,11 +376,16 @@ class NotifBridgeSender:
             self._acks.pop(chunk_id, None)
         self.counts['chunks'] += 1
 
-    async def _write_keys(self, payload: bytes) -> None:
-        characteristic = self._characteristics[KEYS_UUID]
-        without_response = (self.key_write == 'without_response'
-                            and characteristic.properties & Characteristic.Properties.WRITE_WITHOUT_RESPONSE)
-        for value in framing.frame_values(payload, self.mtu - 3):
+    async def _write_plain(self, channel: str, payload: bytes) -> None:
+        """A frame without wrapper: values of MTU − 3 bytes as a burst of
+        Write Without Response where the characteristic offers it (and
+        `key_write` asks for it), else write requests of the longest value
+        a write takes (512 bytes: long writes)."""
+        characteristic = self._characteristics[channel]
+        without_response = bool(self.key_write == 'without_response'
+                                and characteristic.properties & Characteristic.Properties.WRITE_WITHOUT_RESPONSE)
+        size = self.mtu - 3 if without_response or channel == KEYS_UUID else framing.LONGEST_VALUE
+        for value in framing.frame_values(payload, size):
             await self._wait_chunk(self._secured(
                 lambda: characteristic.write_value(value, with_response=not without_response)))
 
@@ -383,11 +396,11 @@ class NotifBridgeSender:
             await self._link()
             self._interrupt = asyncio.get_running_loop().create_future()
             try:
-                if channel == NOTIFICATIONS_UUID:
+                if channel == NOTIFICATIONS_UUID and self.relay_receipts:
                     for inner in framing.frame_values(payload, framing.WRAPPED_PAYLOAD):
                         await self._write_wrapped(inner)
                 else:
-                    await self._write_keys(payload)
+                    await self._write_plain(channel, payload)
                 self.counts['frames'] += 1
                 return
             except _Restart:
