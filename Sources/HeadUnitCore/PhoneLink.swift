@@ -47,7 +47,11 @@ public final class PhoneLink {
     /// Peripheral links: we held a bond with this phone when it connected
     /// (a fresh pairing then means it forgot us).
     var heldBond = false
-    /// ANCS and AMS, from the moment the link is encrypted.
+    /// This link is the head unit's phone: the first one bonded and
+    /// encrypted while no other was (`HeadUnitCore.takeAsThePhone`). Only
+    /// the phone runs ANCS and AMS and feeds the notification model.
+    var isThePhone = false
+    /// ANCS and AMS, from the moment the link is the phone.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
     var notifBridge: NotifBridgeLink<HPKECryptography>?
