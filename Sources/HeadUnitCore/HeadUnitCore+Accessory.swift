@@ -183,7 +183,8 @@ extension HeadUnitCore {
     func accessoryLinkDown(_ link: PhoneLink, now: Instant) {
         let wasThePhone = link.isThePhone
         if link.role == .peripheral {
-            if wasThePhone && settings.findsNavigationNotifierPhones { pairing.discover(now: now) }
+            // The other way looks again only if it was looking when this phone came (rule 9).
+            if wasThePhone && settings.findsNavigationNotifierPhones { pairing.resume(now: now) }
         } else if accessory?.standingBy == true && !links.values.contains(where: { $0 !== link && $0.role == .central }) {
             accessory?.standingBy = false
         }
