@@ -32,6 +32,16 @@ import Testing
         }
     }
 
+    /// A stranger with the owner's `address` connects to the head unit (the
+    /// controller resolves it to the owner, so the link is taken).
+    func strangerConnects(_ phone: PhoneSimulator, replaying address: String,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try addStranger(phone, replaying: address)
+        let connected = try phone.command("hostile_connect", ["name": "mallory", "timeout": 10], timeout: 20)
+        #expect(connected["ok"] as? Bool == true, "the replayed address did not get a link: \(connected)",
+                sourceLocation: sourceLocation)
+    }
+
     /// The stranger goes (its radio off), and Anna comes back from a new
     /// private address (unless she is back already).
     func ownerComesBack(_ phone: PhoneSimulator, _ unit: RunningHeadUnit, server: String, since mark: Int,
@@ -80,9 +90,7 @@ import Testing
         let (phone, unit, server, address) = try ownerAway("hostile-replay")
         defer { unit.stop(); phone.stop() }
         let mark = unit.allEvents.count
-        try addStranger(phone, replaying: address)
-        let connected = try phone.command("hostile_connect", ["name": "mallory", "timeout": 10], timeout: 20)
-        #expect(connected["ok"] as? Bool == true, "the replayed address did not get a link: \(connected)")
+        try strangerConnects(phone, replaying: address)
         let attempt = try phone.command("hostile_encrypt", ["name": "mallory", "wait": 5], timeout: 15)
         #expect(attempt["encrypted"] as? Bool == false, "a made-up key encrypted the link: \(attempt)")
         // The head unit answered with the bond's key; the controllers' keys differ: MIC failure.
@@ -100,9 +108,7 @@ import Testing
         let (phone, unit, server, address) = try ownerAway("hostile-pair-\(abandon)")
         defer { unit.stop(); phone.stop() }
         let mark = unit.allEvents.count
-        try addStranger(phone, replaying: address)
-        let connected = try phone.command("hostile_connect", ["name": "mallory", "timeout": 10], timeout: 20)
-        #expect(connected["ok"] as? Bool == true, "\(connected)")
+        try strangerConnects(phone, replaying: address)
         let attempt = try phone.command("hostile_pair", ["name": "mallory", "abandon": abandon, "wait": 3], timeout: 15)
         print("the head unit answered the Pairing Request with \(attempt["answer"] ?? "nothing"), its public key: \(attempt["public_key"] ?? "?")")
         try phone.command("hostile_disconnect", ["name": "mallory"])
@@ -118,9 +124,7 @@ import Testing
         let (phone, unit, server, address) = try ownerAway("hostile-hog")
         defer { unit.stop(); phone.stop() }
         let mark = unit.allEvents.count
-        try addStranger(phone, replaying: address)
-        let connected = try phone.command("hostile_connect", ["name": "mallory", "timeout": 10], timeout: 20)
-        #expect(connected["ok"] as? Bool == true, "\(connected)")
+        try strangerConnects(phone, replaying: address)
         try phone.command("rotate_address", ["phone": "anna"])
         try phone.command("in_range", ["phone": "anna"])
         let sat = try phone.command("hostile_sit", ["name": "mallory", "seconds": 15], timeout: 25)

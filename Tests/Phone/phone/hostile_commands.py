@@ -80,10 +80,7 @@ def register(protocol) -> None:
             address = simulator.phone(phone).address
         if not isinstance(address, str):
             raise ControlError('missing "phone" (whose address) or "address"')
-        try:
-            await central.replay(address)
-        except RuntimeError as error:
-            raise ControlError(str(error)) from error
+        await central.replay(address)
         return central.state()
 
     async def connect(arguments: dict) -> dict:
@@ -98,10 +95,7 @@ def register(protocol) -> None:
 
     async def encrypt(arguments: dict) -> dict:
         central = hostile(arguments)
-        try:
-            return await central.encrypt_with_made_up_key(seconds(arguments, 'wait', 3.0))
-        except RuntimeError as error:
-            raise ControlError(str(error)) from error
+        return await central.encrypt_with_made_up_key(seconds(arguments, 'wait', 3.0))
 
     async def pair(arguments: dict) -> dict:
         central = hostile(arguments)
@@ -111,17 +105,11 @@ def register(protocol) -> None:
         stop_after = arguments.get('stop_after', 'public_key')
         if stop_after not in STOP_POINTS:
             raise ControlError(f'"stop_after" is one of {", ".join(STOP_POINTS)}')
-        try:
-            return await central.pair(abandon, seconds(arguments, 'wait', 3.0), stop_after)
-        except RuntimeError as error:
-            raise ControlError(str(error)) from error
+        return await central.pair(abandon, seconds(arguments, 'wait', 3.0), stop_after)
 
     async def sit(arguments: dict) -> dict:
         central = hostile(arguments)
-        try:
-            return await central.sit(seconds(arguments, 'seconds', 10.0))
-        except RuntimeError as error:
-            raise ControlError(str(error)) from error
+        return await central.sit(seconds(arguments, 'seconds', 10.0))
 
     async def disconnect(arguments: dict) -> dict:
         central = hostile(arguments)

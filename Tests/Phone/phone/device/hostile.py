@@ -35,6 +35,7 @@ from bumble.transport.common import AsyncPipeSink
 from ..controller import CorrectedController, SimulatedLink
 from ..controller.central_host import connect_advertiser
 from .accessories import parse
+from .phone import PhoneError
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class HostileCentral:
     async def replay(self, address: str) -> str:
         """Take `address` (someone else's) as this device's own random address."""
         if self.connection is not None:
-            raise RuntimeError('cannot change the address while connected')
+            raise PhoneError('cannot change the address while connected')
         scanning = self.device.scanning
         if scanning:
             await self.device.stop_scanning()
@@ -244,7 +245,7 @@ class HostileCentral:
         if stop_after not in STOP_POINTS:
             raise ValueError(f'stop_after is one of {", ".join(STOP_POINTS)}')
         if self.connection is None:
-            raise RuntimeError('not connected')
+            raise PhoneError('not connected')
         self._send_smp(IOS_PAIRING_REQUEST)
         answer = await self._answer(wait)
         outcome = {'answer': SMP_NAMES.get(answer[0], answer[0]) if answer else None, 'public_key': False}
@@ -268,7 +269,7 @@ class HostileCentral:
         """Start encryption as a bonded phone would, with a key this device does
         not have. Reply: `encrypted` and, if the link ended, `reason`."""
         if self.connection is None:
-            raise RuntimeError('not connected')
+            raise PhoneError('not connected')
         handle = self.connection.handle
         # EDIV and Rand zero, as for a key from LE Secure Connections (Vol 3,
         # Part H, 2.4.4.1): the head unit answers with the bond's real key.
@@ -292,7 +293,7 @@ class HostileCentral:
         """Connected, and nothing more: every SMP PDU (a Security Request) unanswered.
         Reply: `dropped` and, if so, `reason` and `held_s`."""
         if self.connection is None:
-            raise RuntimeError('not connected')
+            raise PhoneError('not connected')
         ended = await self.wait_disconnected(seconds)
         if ended is None:
             return {'dropped': False, 'held_s': seconds}
