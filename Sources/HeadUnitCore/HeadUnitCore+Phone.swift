@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import HCI
 import Input
 import Notifications
 import Screens
