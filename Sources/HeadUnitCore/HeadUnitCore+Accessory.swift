@@ -142,7 +142,7 @@ extension HeadUnitCore {
             refusal = "a phone connected, but the head unit does not advertise"
         } else if owner == nil && accessory?.pairingOpen == false {
             refusal = "an unknown phone tried to connect outside pairing mode"
-        } else if links.values.contains(where: { $0 !== phone && $0.security?.linkSecurity != nil }) {
+        } else if thePhone != nil {
             refusal = "a second phone tried to connect while the phone is connected"
         } else {
             refusal = nil
@@ -204,9 +204,10 @@ extension HeadUnitCore {
 
     /// A link ended. When it was the phone, the other way looks again.
     func accessoryLinkDown(_ link: PhoneLink, now: Instant) {
-        let wasThePhone = link.security?.linkSecurity != nil
+        let wasThePhone = link.isThePhone
         if link.role == .peripheral {
-            if wasThePhone && settings.findsNavigationNotifierPhones { pairing.discover(now: now) }
+            // The other way looks again only if it was looking when this phone came (rule 9).
+            if wasThePhone && settings.findsNavigationNotifierPhones { pairing.resume(now: now) }
         } else if accessory?.standingBy == true && !links.values.contains(where: { $0 !== link && $0.role == .central }) {
             accessory?.standingBy = false
         }
@@ -215,7 +216,7 @@ extension HeadUnitCore {
 
     /// The phone connected through Settings that is the phone, if any.
     var accessoryPhone: PhoneLink? {
-        links.values.first { $0.role == .peripheral && $0.security?.linkSecurity != nil }
+        thePhone.flatMap { $0.role == .peripheral ? $0 : nil }
     }
 
     /// Emits the `accessory` event when where the head unit stands changed.

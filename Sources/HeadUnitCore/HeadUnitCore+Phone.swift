@@ -1,6 +1,7 @@
 import AMS
 import ANCS
 import BluetoothCore
+import HCI
 import Input
 import Notifications
 import Screens
@@ -8,8 +9,36 @@ import Screens
 /// The phone's notifications and now-playing: ANCS and AMS on the encrypted
 /// link, the Maps/Music filter and model, and their events.
 extension HeadUnitCore {
+    /// The link that is the head unit's phone, if any.
+    var thePhone: PhoneLink? { links.values.first { $0.isThePhone } }
+
+    /// One phone at a time, decided when a link becomes encrypted, in
+    /// either role: the first is the phone; a second one (a Settings iPhone
+    /// that paired while the routine checked a phone with the app, or the
+    /// other way round) is told so and dropped before anything runs on it,
+    /// as both would otherwise feed one notification model keyed by ANCS
+    /// UIDs that collide. 0x14 tells the phone the head unit has no room
+    /// for it; a phone with the app keeps its name and the head unit keeps
+    /// it remembered (docs/PROTOCOL.md §1): it was refused, not unpaired.
+    func takeAsThePhone(_ link: PhoneLink, now: Instant) -> Bool {
+        if link.isThePhone { return true }  // encrypted again (a key refresh)
+        if let phone = thePhone {
+            Log.warning("headunit", "one phone at a time: \(phoneName(link)) on \(link.handle) encrypted while "
+                + "\(phoneName(phone)) on \(phone.handle) is the phone; disconnecting it")
+            emit(.error(what: "phone", detail: "another phone is already connected: one phone at a time"))
+            host.disconnect(link.handle, reason: .remoteLowResources)
+            return false
+        }
+        link.isThePhone = true
+        return true
+    }
+
+    private func phoneName(_ link: PhoneLink) -> String {
+        link.server ?? (link.role == .peripheral ? "an iPhone from Settings" : "a phone") + " (" + link.peer.description + ")"
+    }
+
     func startAppleServices(_ handle: ConnectionHandle) {
-        guard let link = links[handle], link.appleServices == nil else { return }
+        guard let link = links[handle], link.isThePhone, link.appleServices == nil else { return }
         let model = notifications
         let ancs = ANCSClient(connection: handle, configuration: settings.ancs, appNames: appNames,
                               wantsText: { model.wantsText($0) })

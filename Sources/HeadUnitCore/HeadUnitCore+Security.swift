@@ -114,6 +114,7 @@ extension HeadUnitCore {
             if hint == .hintPhoneForgot { hint = nil }
             passkeyShown = nil
         case .encrypted(let linkSecurity):
+            guard takeAsThePhone(link, now: now) else { break }
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
             link.bearer.server.linkEncrypted = true

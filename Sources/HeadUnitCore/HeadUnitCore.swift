@@ -228,7 +228,9 @@ public final class HeadUnitCore {
         notifBridgeLinkDown(gone)
         passkeyShown = nil
         if comparisonPending == handle { comparisonPending = nil }
-        if gone?.appleServices != nil {
+        // What is shown came from the phone: a link that was not the phone
+        // takes nothing with it.
+        if gone?.isThePhone == true {
             notifications.clear()
             nowPlaying = nil
         }

@@ -60,7 +60,11 @@ public final class PhoneLink {
     /// The bond whose GATT client state this link keeps (its CCCDs of our
     /// server), from the moment it is encrypted with that bond.
     var clientStateBond: String?
-    /// ANCS and AMS, from the moment the link is encrypted.
+    /// This link is the head unit's phone: the first one bonded and
+    /// encrypted while no other was (`HeadUnitCore.takeAsThePhone`). Only
+    /// the phone runs ANCS and AMS and feeds the notification model.
+    var isThePhone = false
+    /// ANCS and AMS, from the moment the link is the phone.
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
     var notifBridge: NotifBridgeLink<HPKECryptography>?

@@ -114,6 +114,10 @@ public final class PairingRoutine {
     private var duty: ScanDuty = .fast
     /// Looking for a phone at all (false after the user disconnected or unpaired).
     private var seeking = false
+    /// It was looking when another phone became the phone (`standBy`): it
+    /// looks again when that phone leaves (`resume`), unless the user
+    /// stopped it meanwhile.
+    private var resumesAfterStandBy = false
     /// Rule 5: phones refused in this round, by address and by SERVER NAME
     /// (a bonded phone's addresses resolve to its SERVER NAME, so it stays
     /// refused when its address rotates).
@@ -148,6 +152,7 @@ public final class PairingRoutine {
     public func start(now: Instant) {
         self.now = now
         seeking = true
+        resumesAfterStandBy = false
         startRound()
     }
 
@@ -155,6 +160,7 @@ public final class PairingRoutine {
     /// connect to the remembered phone.
     public func discover(now: Instant) {
         self.now = now
+        resumesAfterStandBy = false
         switch phase {
         case .disconnecting, .unpairing:
             // Asked while a link is still going down: look once it is gone.
@@ -173,6 +179,7 @@ public final class PairingRoutine {
     public func userDisconnect(now: Instant) {
         self.now = now
         seeking = false
+        resumesAfterStandBy = false
         stopLooking()
         switch phase {
         case .connected(let h, _), .checking(let h, _):
@@ -191,15 +198,25 @@ public final class PairingRoutine {
     /// already being checked goes on; `discover` looks again.
     public func standBy(now: Instant) {
         self.now = now
+        if seeking { resumesAfterStandBy = true }
         seeking = false
         stopLooking()
         if case .idle = phase { showIdle() }
+    }
+
+    /// The other phone left: look again if the head unit was looking when
+    /// it came. After the user's Disconnect or Unpair it keeps waiting for
+    /// the user (rule 9).
+    public func resume(now: Instant) {
+        guard resumesAfterStandBy else { return }
+        discover(now: now)
     }
 
     /// The user unpairs on the head unit (rule 7).
     public func userUnpair(now: Instant) {
         self.now = now
         seeking = false
+        resumesAfterStandBy = false
         stopLooking()
         // Forget once the phone no longer names us (or the link is gone).
         switch phase {

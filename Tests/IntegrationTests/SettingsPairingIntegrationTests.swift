@@ -146,16 +146,16 @@ import Testing
         try phone.command("power_off", ["phone": "anna"])
         #expect(accessory(unit, "bonded") != nil)
         try addStockPhone(phone, "bob")
-        let listed = try phone.command("list_accessories", ["phone": "bob", "wait": 5], timeout: 10)
-        if let name = (listed["accessories"] as? [[String: Any]])?.first?["name"] as? String {
-            // Listed or not, a tap must not get Bob a bond.
-            _ = try phone.command("tap_accessory", ["phone": "bob", "name": name, "timeout": 5], timeout: 15)
-        }
+        // Bob taps it: his phone connects, and the head unit sends it away.
+        let name = try listedHeadUnit(phone, on: "bob")
+        let tapped = try phone.command("tap_accessory", ["phone": "bob", "name": name, "timeout": 10], timeout: 20)
+        #expect(tapped["ok"] as? Bool == true, "Bob's tap did not reach the head unit: \(tapped)")
         let refused = unit.waitFor("error", timeout: 10) { $0["what"] as? String == "accessory" }
         #expect(refused?["detail"] as? String == "an unknown phone tried to connect outside pairing mode")
+        #expect(phone.waitFor("disconnected", timeout: 10) { $0["phone"] as? String == "bob" } != nil, "Bob's link was not ended")
         #expect(count(unit, "passkey") == 1, "a passkey was shown to a stranger outside pairing mode")
         #expect(count(unit, "paired") == 1)
-        #expect((try phoneState(phone, "bob")["accessory_bonds"] as? [Any])?.isEmpty ?? true)
+        #expect(try #require(phoneState(phone, "bob")["accessory_bonds"] as? [Any]).isEmpty, "Bob holds a bond")
         // The driver opens pairing mode from the console; now Bob pairs.
         unit.type("pair")
         #expect(accessory(unit, "pairing")?["pairing_window_s"] as? Int == 120)
@@ -202,19 +202,20 @@ import Testing
         // Nina's app is found and paired with the passkey first.
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) { $0["phone"] as? String == "nina" } != nil)
+        // Meanwhile Sam opens Settings → Bluetooth: the head unit still advertises, and is listed.
+        let listed = try listedHeadUnit(phone, on: "sam")
         try phone.command("type_passkey", ["phone": "nina", "digits": passkey])
         let nina = unit.waitFor("encrypted", timeout: 30)
         #expect(nina?["bonded"] as? Bool == true)
         #expect((nina?["server"] as? String)?.hasPrefix("settings ") == false, "\(String(describing: nina))")
         #expect(accessory(unit, "standby") != nil, "the accessory role did not stand by for the app's phone")
-        // Sam taps the head unit in Settings while Nina is connected: not taken.
-        let listed = try phone.command("list_accessories", ["phone": "sam", "wait": 5], timeout: 10)
-        if let name = (listed["accessories"] as? [[String: Any]])?.first?["name"] as? String {
-            _ = try phone.command("tap_accessory", ["phone": "sam", "name": name, "timeout": 5], timeout: 15)
-        }
-        Thread.sleep(forTimeInterval: 5)
+        // Sam taps the head unit while Nina is connected: it advertises no
+        // more, so his phone finds nobody to connect to, and is not taken.
+        let tapped = try phone.command("tap_accessory", ["phone": "sam", "name": listed, "timeout": 5], timeout: 15)
+        #expect(tapped["ok"] as? Bool == false, "Sam's phone connected while Nina's is the phone: \(tapped)")
+        Thread.sleep(forTimeInterval: 2)
         #expect(count(unit, "passkey") == 1 && count(unit, "paired") == 1, "Sam was taken while Nina is the phone")
-        #expect((try phoneState(phone, "sam")["accessory_bonds"] as? [Any])?.isEmpty ?? true)
+        #expect(try #require(phoneState(phone, "sam")["accessory_bonds"] as? [Any]).isEmpty, "Sam holds a bond")
         #expect(unit.allEvents.last { $0["event"] as? String == "accessory" }?["state"] as? String == "standby")
     }
 

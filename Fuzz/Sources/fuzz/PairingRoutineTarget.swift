@@ -78,11 +78,14 @@ enum PairingRoutineTarget {
                 now = now.adding(milliseconds: Int64(input.u16()) * 10)
                 if let deadline = routine.nextDeadline, deadline <= now { routine.handleTimeout(now: now) }
             default:
-                switch op & 0x03 {
+                switch op % 6 {
                 case 0: routine.start(now: now)
                 case 1: routine.discover(now: now)
                 case 2: routine.userDisconnect(now: now)
-                default: routine.userUnpair(now: now)
+                case 3: routine.userUnpair(now: now)
+                // A phone paired from Settings comes and goes.
+                case 4: routine.standBy(now: now)
+                default: routine.resume(now: now)
                 }
             }
             while let action = routine.pollAction() {

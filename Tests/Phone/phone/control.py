@@ -93,6 +93,9 @@ class ControlProtocol:
         from .settings_commands import register as register_settings_commands
 
         register_settings_commands(self)
+        from .hostile_commands import register as register_hostile_commands
+
+        register_hostile_commands(self)
 
     @property
     def command_names(self) -> list[str]:

@@ -26,42 +26,63 @@ public enum CoreInput {
     }
 }
 
-/// The head-unit core against a scripted controller and phone, in virtual
+/// The head-unit core against a scripted controller and phones, in virtual
 /// time: every packet the core transmits is answered (the controller's
-/// replies, the phone's ATT answers, its SMP through `smp`), every answer
+/// replies, each phone's ATT answers, its SMP through `smp`), every answer
 /// is fed back as H4 bytes, and time moves only when told. No sockets, no
 /// sleeps, no threads.
+///
+/// Each phone has its own link (`RigPhone`, one connection handle each).
+/// The rig is made with one; `addPhone` adds more. What the rig says of
+/// "the phone" (`phone`, `smp`, `phoneConnectsToUs()`...) is about the
+/// first; the methods that take a `RigPhone` drive the others.
 public final class CoreRig {
     public let core: HeadUnitCore
     public var controller = ScriptedController()
-    public var phone: ScriptedPhone
-    public let phoneAddress: BluetoothAddress
-    public let link: UInt16 = 0x0040
+    /// Every phone, the first one first.
+    public private(set) var phones: [RigPhone]
+    /// The first phone.
+    public var first: RigPhone { phones[0] }
+    public var phone: ScriptedPhone {
+        get { first.phone }
+        set { first.phone = newValue }
+    }
+    public var phoneAddress: BluetoothAddress { first.address }
+    public var link: UInt16 { first.handle }
     public private(set) var now: Instant
-    /// The phone advertises the NavigationNotifier service while not connected,
-    /// heard `advertisingDelayMilliseconds` after a scan starts.
-    public var phoneAdvertises = true
-    /// Whether its advertisements carry the NavigationNotifier service UUID:
-    /// with the Server app in the background (the phone in the driver's
-    /// pocket) iOS advertises neither the service nor the name.
-    public var advertisesService = true
+    /// The first phone advertises the NavigationNotifier service while not
+    /// connected, heard `advertisingDelayMilliseconds` after a scan starts.
+    public var phoneAdvertises: Bool {
+        get { first.advertises }
+        set { first.advertises = newValue }
+    }
+    public var advertisesService: Bool {
+        get { first.advertisesService }
+        set { first.advertisesService = newValue }
+    }
     public var advertisingDelayMilliseconds: Int64 = 100
     private var advertisingAt: Instant?
-    /// The phone takes connections; false: LE Create Connection never completes.
-    public var acceptsConnections = true
-    public private(set) var isLinkUp = false
+    public var acceptsConnections: Bool {
+        get { first.acceptsConnections }
+        set { first.acceptsConnections = newValue }
+    }
+    public var isLinkUp: Bool { first.isLinkUp }
     /// The key size the controller reports for an encrypted link.
     public var encryptionKeySize: UInt8 = 16
-    /// The phone's Security Manager: answers one SMP PDU. nil: the phone stays silent.
-    public var smp: (([UInt8]) -> [[UInt8]])?
-    /// Encryption asked for with this LTK: the Encryption Change status (0
-    /// succeeds) and the SMP PDUs the phone sends once encrypted.
-    public var encryption: ([UInt8]) -> (status: UInt8, then: [[UInt8]]) = { _ in (0, []) }
-    /// The phone takes the link as bonded as soon as it is encrypted with a bond.
+    public var smp: (([UInt8]) -> [[UInt8]])? {
+        get { first.smp }
+        set { first.smp = newValue }
+    }
+    public var encryption: ([UInt8]) -> (status: UInt8, then: [[UInt8]]) {
+        get { first.encryption }
+        set { first.encryption = newValue }
+    }
+    /// A phone takes its link as bonded as soon as it is encrypted with a bond.
     public var phoneBondsOnEncryption = true
-    /// The phone answers ATT requests; false: it holds them (`releaseHeldATT`).
-    public var phoneAnswersATT = true
-    private var heldATT: [[UInt8]] = []
+    public var phoneAnswersATT: Bool {
+        get { first.answersATT }
+        set { first.answersATT = newValue }
+    }
     /// Told of each passkey the head unit shows (the user types it on the phone).
     public var onPasskey: (String) -> Void = { _ in }
 
@@ -76,24 +97,35 @@ public final class CoreRig {
     public private(set) var consoleLines: [String] = []
     /// Every command the host sent, in order.
     public private(set) var commands: [HCIOpcode] = []
-    /// Every SMP PDU the head unit sent (its first byte is the code).
+    /// Every SMP PDU the head unit sent, to any phone (its first byte is the code).
     public private(set) var smpSent: [[UInt8]] = []
     /// H4 packets on their way to the host.
     private var inbox: [[UInt8]] = []
-    private var frames = L2CAPFrames()
 
     /// The controller's own address (its Read BD_ADDR answer).
     public static let controllerAddress = BluetoothAddress(value: 0x0011_2233_4455, kind: .public)
     public static let defaultPhoneAddress = BluetoothAddress(value: 0x7C04_D012_3456, kind: .public)
+    /// The first phone's connection handle; the next phones get the next ones.
+    public static let firstHandle: UInt16 = 0x0040
 
     public init(settings: CoreSettings = CoreSettings(), stored: StoredState, phone: ScriptedPhone = ScriptedPhone(),
                 phoneAddress: BluetoothAddress = CoreRig.defaultPhoneAddress,
                 now: Instant = Instant(milliseconds: 1_000)) {
         self.now = now
-        self.phone = phone
-        self.phoneAddress = phoneAddress
+        phones = [RigPhone(phone: phone, address: phoneAddress, handle: CoreRig.firstHandle)]
         core = HeadUnitCore(settings: settings, stored: stored, now: now)
     }
+
+    /// Another phone, on the next connection handle. It advertises like the
+    /// first unless told otherwise.
+    @discardableResult
+    public func addPhone(_ phone: ScriptedPhone = ScriptedPhone(), address: BluetoothAddress) -> RigPhone {
+        let added = RigPhone(phone: phone, address: address, handle: CoreRig.firstHandle + UInt16(phones.count))
+        phones.append(added)
+        return added
+    }
+
+    private func phone(on handle: UInt16) -> RigPhone? { phones.first { $0.handle == handle & 0x0FFF } }
 
     // MARK: - Driving
 
@@ -133,7 +165,7 @@ public final class CoreRig {
             if deadline > now { now = deadline }
             if let at = advertisingAt, at <= now {
                 advertisingAt = nil
-                if phoneAdvertises && !isLinkUp { inbox.append(advertisement()) }
+                for p in phones where p.advertises && !p.isLinkUp { inbox.append(p.advertisement()) }
             }
             if let due = core.nextDeadline, due <= now {
                 onInput(.timeout(now))
@@ -151,66 +183,73 @@ public final class CoreRig {
         settle()
     }
 
-    /// ATT PDUs the phone sends on its own (notifications, indications).
-    public func phoneSends(_ pdus: [[UInt8]]) {
-        for pdu in pdus { inbox += controller.acl(handle: link, channel: 0x0004, pdu) }
+    /// ATT PDUs a phone (the first unless named) sends on its own (notifications, indications).
+    public func phoneSends(_ pdus: [[UInt8]], from sender: RigPhone? = nil) {
+        let p = sender ?? first
+        for pdu in pdus { inbox += controller.acl(handle: p.handle, channel: 0x0004, pdu) }
         settle()
     }
 
-    public func phoneSends(_ pdu: [UInt8]?) {
-        if let pdu { phoneSends([pdu]) }
+    public func phoneSends(_ pdu: [UInt8]?, from sender: RigPhone? = nil) {
+        if let pdu { phoneSends([pdu], from: sender) }
     }
 
-    /// An SMP PDU the phone sends on its own (a Security Request).
-    public func phoneSendsSMP(_ pdu: [UInt8]) {
-        inbox += controller.acl(handle: link, channel: 0x0006, pdu)
+    /// An SMP PDU a phone sends on its own (a Pairing or Security Request).
+    public func phoneSendsSMP(_ pdu: [UInt8], from sender: RigPhone? = nil) {
+        inbox += controller.acl(handle: (sender ?? first).handle, channel: 0x0006, pdu)
         settle()
     }
 
-    /// Links the phone made to us: its controller starts encryption and
+    /// Links a phone made to us: its controller starts encryption and
     /// ours asks the head unit for the key (LE Long Term Key Request).
-    public func phoneStartsEncryption(ediv: UInt16 = 0, rand: UInt64 = 0) {
-        var p: [UInt8] = [0x05, UInt8(link & 0xFF), UInt8(link >> 8)]
+    public func phoneStartsEncryption(ediv: UInt16 = 0, rand: UInt64 = 0, from sender: RigPhone? = nil) {
+        let handle = (sender ?? first).handle
+        var p: [UInt8] = [0x05, UInt8(handle & 0xFF), UInt8(handle >> 8)]
         for i in 0..<8 { p.append(UInt8(truncatingIfNeeded: rand >> (8 * UInt64(i)))) }
         p += [UInt8(ediv & 0xFF), UInt8(ediv >> 8)]
         inbox.append(ScriptedController.event(0x3E, p))
         settle()
     }
 
-    /// What the phone makes of the key the head unit answered with (its
-    /// Encryption Change status, then the SMP PDUs it sends); nil: the head
-    /// unit refused the request (the phone learns the key is missing).
-    public var peripheralEncryption: ([UInt8]?) -> (status: UInt8, then: [[UInt8]]) = { ltk in (ltk == nil ? 0x06 : 0, []) }
-    /// The keys the head unit answered LTK requests with, nil for a refusal.
-    public private(set) var longTermKeyAnswers: [[UInt8]?] = []
+    /// What the first phone makes of the key the head unit answered with
+    /// (its Encryption Change status, then the SMP PDUs it sends); nil: the
+    /// head unit refused the request (the phone learns the key is missing).
+    public var peripheralEncryption: ([UInt8]?) -> (status: UInt8, then: [[UInt8]]) {
+        get { first.peripheralEncryption }
+        set { first.peripheralEncryption = newValue }
+    }
+    /// The keys the head unit answered the first phone's LTK requests with, nil for a refusal.
+    public var longTermKeyAnswers: [[UInt8]?] { first.longTermKeyAnswers }
 
-    /// The phone answers what it held back, and everything from now on.
-    public func releaseHeldATT() {
-        phoneAnswersATT = true
-        let held = heldATT
-        heldATT = []
+    /// A phone answers what it held back, and everything from now on.
+    public func releaseHeldATT(_ holder: RigPhone? = nil) {
+        let p = holder ?? first
+        p.answersATT = true
+        let held = p.heldATT
+        p.heldATT = []
         for request in held {
-            for pdu in phone.receive(request) { inbox += controller.acl(handle: link, channel: 0x0004, pdu) }
+            for pdu in p.phone.receive(request) { inbox += controller.acl(handle: p.handle, channel: 0x0004, pdu) }
         }
         settle()
     }
 
-    /// The phone connects to the head unit (it is the central, we the
+    /// A phone connects to the head unit (it is the central, we the
     /// peripheral), as it does to a NotifBridge receiver.
-    public func phoneConnectsToUs() {
-        guard !isLinkUp else { return }
-        isLinkUp = true
-        frames = L2CAPFrames()
-        inbox.append(ScriptedController.connectionComplete(handle: link, peer: phoneAddress, asPeripheral: true))
+    public func phoneConnectsToUs(_ caller: RigPhone? = nil) {
+        let p = caller ?? first
+        guard !p.isLinkUp else { return }
+        linkUp(p)
+        inbox.append(ScriptedController.connectionComplete(handle: p.handle, peer: p.address, asPeripheral: true))
         settle()
     }
 
-    /// The radio link is lost (supervision timeout) or the phone ends it.
-    public func dropLink(reason: UInt8 = 0x08) {
-        guard isLinkUp else { return }
-        isLinkUp = false
-        heldATT = []
-        inbox.append(ScriptedController.disconnectionComplete(handle: link, reason: reason))
+    /// A phone's radio link is lost (supervision timeout) or the phone ends it.
+    public func dropLink(reason: UInt8 = 0x08, of leaving: RigPhone? = nil) {
+        let p = leaving ?? first
+        guard p.isLinkUp else { return }
+        p.isLinkUp = false
+        p.heldATT = []
+        inbox.append(ScriptedController.disconnectionComplete(handle: p.handle, reason: reason))
         settle()
     }
 
@@ -230,12 +269,13 @@ public final class CoreRig {
         return consoleLines
     }
 
-    // MARK: - The controller and the phone
+    // MARK: - The controller and the phones
 
-    private func advertisement() -> [UInt8] {
-        var data: [UInt8] = [2, 0x01, 0x06]
-        if advertisesService { data += [17, 0x07] + NavigationNotifierUUIDs.service.compactLittleEndian }
-        return ScriptedController.advertisingReport(phoneAddress, data: data)
+    private func linkUp(_ p: RigPhone) {
+        p.isLinkUp = true
+        p.encrypted = false
+        p.disconnectReason = nil
+        p.frames = L2CAPFrames()
     }
 
     private func collectOutputs() {
@@ -247,11 +287,28 @@ public final class CoreRig {
             case .passkey(let passkey):
                 onPasskey(passkey)
             case .encrypted(_, true) where phoneBondsOnEncryption:
-                phone.bondingCompleted()
+                for p in phones where p.isLinkUp && p.encrypted { p.phone.bondingCompleted() }
             default:
                 break
             }
         }
+    }
+
+    /// The connection handle a command's parameters start with.
+    private func handle(_ p: [UInt8]) -> UInt16? {
+        p.count >= 2 ? (UInt16(p[0]) | UInt16(p[1]) << 8) & 0x0FFF : nil
+    }
+
+    /// The phone LE Create Connection asks for: the one at the peer address
+    /// in its parameters, else (the accept list) the first that advertises.
+    private func called(_ p: [UInt8]) -> RigPhone? {
+        if p.count >= 12, let kind = BluetoothAddress.Kind(rawValue: p[5]) {
+            var value: UInt64 = 0
+            for i in 0..<6 { value |= UInt64(p[6 + i]) << (8 * UInt64(i)) }
+            let address = BluetoothAddress(value: value, kind: kind)
+            if let match = phones.first(where: { $0.address == address }) { return match }
+        }
+        return first
     }
 
     private func answer(_ packet: HCIPacket) {
@@ -264,43 +321,52 @@ public final class CoreRig {
             switch command.opcode {
             case .leSetScanEnable:
                 advertisingAt = p.first == 1 ? now.adding(milliseconds: advertisingDelayMilliseconds) : nil
-            case .leCreateConnection where !isLinkUp && acceptsConnections:
-                isLinkUp = true
-                frames = L2CAPFrames()
-                inbox.append(ScriptedController.connectionComplete(handle: link, peer: phoneAddress))
+            case .leCreateConnection:
+                guard let callee = called(p), !callee.isLinkUp, callee.acceptsConnections else { break }
+                linkUp(callee)
+                inbox.append(ScriptedController.connectionComplete(handle: callee.handle, peer: callee.address))
             case .disconnect:
-                isLinkUp = false
+                guard let gone = handle(p).flatMap(phone(on:)) else { break }
+                gone.isLinkUp = false
+                gone.disconnectReason = p.count >= 3 ? p[2] : nil
             case .leLongTermKeyRequestReply where p.count >= 18, .leLongTermKeyRequestNegativeReply:
+                guard let asking = handle(p).flatMap(phone(on:)) else { break }
                 let ltk = command.opcode == .leLongTermKeyRequestReply ? Array(p[2..<18]) : nil
-                longTermKeyAnswers.append(ltk)
-                let outcome = peripheralEncryption(ltk)
-                inbox.append(ScriptedController.encryptionChange(handle: link, status: outcome.status))
-                for pdu in outcome.then { inbox += controller.acl(handle: link, channel: 0x0006, pdu) }
+                asking.longTermKeyAnswers.append(ltk)
+                encrypt(asking, asking.peripheralEncryption(ltk))
             case .leEnableEncryption where p.count >= 28:
-                let outcome = encryption(Array(p[12..<28]))
-                inbox.append(ScriptedController.encryptionChange(handle: link, status: outcome.status))
-                for pdu in outcome.then { inbox += controller.acl(handle: link, channel: 0x0006, pdu) }
+                guard let called = handle(p).flatMap(phone(on:)) else { break }
+                encrypt(called, called.encryption(Array(p[12..<28])))
             default:
                 break
             }
         case .aclData:
             let body = packet.body
-            guard body.count >= 4 else { return }
-            inbox.append(ScriptedController.completed(handle: link))
-            guard isLinkUp, let frame = frames.take(body) else { return }
+            guard body.count >= 4, let to = handle(body).flatMap(phone(on:)) else { return }
+            inbox.append(ScriptedController.completed(handle: to.handle))
+            guard to.isLinkUp, let frame = to.frames.take(body) else { return }
             switch frame.channel {
-            case 0x0004 where !phoneAnswersATT:
-                heldATT.append(frame.payload)
+            case 0x0004 where !to.answersATT:
+                to.heldATT.append(frame.payload)
             case 0x0004:
-                for pdu in phone.receive(frame.payload) { inbox += controller.acl(handle: link, channel: 0x0004, pdu) }
+                for pdu in to.phone.receive(frame.payload) { inbox += controller.acl(handle: to.handle, channel: 0x0004, pdu) }
             case 0x0006:
                 smpSent.append(frame.payload)
-                for pdu in smp?(frame.payload) ?? [] { inbox += controller.acl(handle: link, channel: 0x0006, pdu) }
+                to.smpSent.append(frame.payload)
+                for pdu in to.smp?(frame.payload) ?? [] { inbox += controller.acl(handle: to.handle, channel: 0x0006, pdu) }
             default:
                 break
             }
         default:
             break
         }
+    }
+
+    /// The controller reports how encryption went on a phone's link, then
+    /// the phone's SMP PDUs (its keys) follow.
+    private func encrypt(_ p: RigPhone, _ outcome: (status: UInt8, then: [[UInt8]])) {
+        if outcome.status == 0 { p.encrypted = true }
+        inbox.append(ScriptedController.encryptionChange(handle: p.handle, status: outcome.status))
+        for pdu in outcome.then { inbox += controller.acl(handle: p.handle, channel: 0x0006, pdu) }
     }
 }
