@@ -18,18 +18,14 @@ public final class BTSnoopWriter {
     private var redaction: TraceRedaction?
     public var keepsKeys: Bool { redaction == nil }
 
-    public static let mode: UInt32 = 0o600
+    public static let mode = FileDescriptor.ownerOnlyMode
 
     public init(path: String, redaction: TraceRedaction?) throws(SystemError) {
         self.path = path
         self.redaction = redaction
         fd = nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, BTSnoopWriter.mode)
         guard fd >= 0 else { throw SystemError("open trace \(path)") }
-        // open(2) applies the mode only to a file it creates: an older
-        // trace at that path keeps its mode. Devices and pipes are left alone.
-        var status = stat()
-        if fstat(fd, &status) == 0, UInt32(status.st_mode) & 0o170000 == 0o100000,
-           UInt32(status.st_mode) & 0o7777 != BTSnoopWriter.mode, fchmod(fd, BTSnoopWriter.mode) != 0 {
+        if !FileDescriptor.restrictToOwner(fd) {
             let error = SystemError("chmod trace \(path)")
             close()
             throw error

@@ -40,6 +40,21 @@ public enum FileDescriptor {
         }
     }
 
+    /// Makes the regular file behind `fd` readable and writable by its
+    /// owner alone (0600). open(2) applies its mode only to a file it
+    /// creates: an older file at that path keeps the mode it had. Devices
+    /// and pipes are left alone. False when the mode could not be set.
+    public static func restrictToOwner(_ fd: Int32) -> Bool {
+        var status = stat()
+        guard fstat(fd, &status) == 0, UInt32(status.st_mode) & 0o170000 == 0o100000,
+              UInt32(status.st_mode) & 0o7777 != ownerOnlyMode else { return true }
+        return fchmod(fd, ownerOnlyMode) == 0
+    }
+
+    /// Files that hold what only the head unit's owner may read: keys,
+    /// notification text.
+    public static let ownerOnlyMode: UInt32 = 0o600
+
     public static func close(_ fd: Int32) {
         if fd >= 0 { _ = CLinux.close(fd) }
     }

@@ -9,8 +9,15 @@ public final class LineFile {
 
     public init(path: String) throws(SystemError) {
         self.path = path
-        fd = path == "-" ? 1 : nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        // The event log carries the text of the notifications shown: for the
+        // head unit's owner alone, like the state files and traces.
+        fd = path == "-" ? 1 : nn_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, FileDescriptor.ownerOnlyMode)
         guard fd >= 0 else { throw SystemError("open \(path)") }
+        if fd > 2, !FileDescriptor.restrictToOwner(fd) {
+            let error = SystemError("chmod \(path)")
+            FileDescriptor.close(fd)
+            throw error
+        }
     }
 
     deinit { if fd > 2 { FileDescriptor.close(fd) } }

@@ -149,7 +149,9 @@ import Testing
         let connected = flood["connected"] as? Int ?? 0
         let answered = flood["pairing_responses"] as? Int ?? 0
         #expect(connected > 0, "the stranger never got a link in pairing mode: \(flood)")
-        #expect(answered < count, "every one of \(count) pairing attempts was taken: not rate-limited (\(flood))")
+        // At most six pairings start in any minute, from all addresses together
+        // (PairingAttemptLimiter); the flood takes well under a minute.
+        #expect(answered <= 6, "\(answered) of \(count) pairing attempts were taken: not rate-limited in total (\(flood))")
         #expect(statusAnswers(unit), "the console does not answer status after the flood")
         // The window the driver opened is not the owner's way back: close it first.
         Thread.sleep(forTimeInterval: 1)
