@@ -268,8 +268,10 @@ public final class CoreRig {
                 isLinkUp = true
                 frames = L2CAPFrames()
                 inbox.append(ScriptedController.connectionComplete(handle: link, peer: phoneAddress))
-            case .disconnect:
-                isLinkUp = false
+            case .disconnect where p.count >= 2:
+                // Only the phone's own link; another (a stranger a test
+                // connected with `deliver`) is the test's to end.
+                if UInt16(p[0]) | UInt16(p[1]) << 8 == link { isLinkUp = false }
             case .leLongTermKeyRequestReply where p.count >= 18, .leLongTermKeyRequestNegativeReply:
                 let ltk = command.opcode == .leLongTermKeyRequestReply ? Array(p[2..<18]) : nil
                 longTermKeyAnswers.append(ltk)
