@@ -84,4 +84,54 @@ import Testing
         let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 300 m" }
         #expect(shown?["kind"] as? String == "navigation")
     }
+
+    /// Mallory, on an address Anna used before (the head unit resolves it to
+    /// Anna's bond), taps the head unit and sits there: no pairing, Security
+    /// Requests ignored. Anna comes back while Mallory is still connected:
+    /// the head unit keeps advertising while no link is secure, Anna's phone
+    /// reconnects by itself beside Mallory and encrypts with its bond, and
+    /// Mallory is dropped then, not at the end of the 5 s a stranger has.
+    @Test func theOwnersPhoneGetsInWhileAStrangerIsConnected() throws {
+        let (phone, unit, server) = try settings.pairedStockPhone("stranger-connected")
+        defer { unit.stop(); phone.stop() }
+        try phone.command("out_of_range", ["phone": "anna"])
+        #expect(settings.accessory(unit, "bonded") != nil)
+        #expect(phone.waitFor("disconnected", timeout: 30) { $0["phone"] as? String == "anna" } != nil)
+        let annaAddress = try #require(try settings.phoneState(phone, "anna")["address"] as? String)
+        try phone.command("rotate_address", ["phone": "anna"])
+        try settings.addStockPhone(phone, "mallory")
+        try phone.command("rotate_address", ["phone": "mallory", "address": annaAddress])
+        let mark = unit.allEvents.count
+
+        let name = try settings.listedHeadUnit(phone, on: "mallory")
+        let tapped = try phone.command("tap_accessory", ["phone": "mallory", "name": name, "timeout": 10, "secure": false],
+                                       timeout: 20)
+        #expect(tapped["ok"] as? Bool == true, "\(tapped)")
+        let tappedAt = Date()
+
+        // Anna comes back at once; Mallory still holds her link.
+        try phone.command("in_range", ["phone": "anna"])
+        let again = unit.waitFor("encrypted", timeout: 30) { $0["server"] as? String == server }
+        #expect(again?["bonded"] as? Bool == true)
+        #expect(Date().timeIntervalSince(tappedAt) < 4.5, "the owner got in only once the stranger was sent away")
+        #expect(phone.waitFor("disconnected", timeout: 10) { $0["phone"] as? String == "mallory" } != nil,
+                "the stranger's link was kept once the owner's phone encrypted")
+        let events = unit.allEvents.dropFirst(mark)
+        let encryptedAt = events.firstIndex { $0["event"] as? String == "encrypted" }
+        let droppedAt = events.firstIndex {
+            $0["event"] as? String == "error" && $0["what"] as? String == "accessory"
+                && ($0["detail"] as? String)?.contains("not the phone") == true
+        }
+        #expect(encryptedAt != nil && droppedAt != nil && encryptedAt! < droppedAt!,
+                "the stranger was not dropped for the owner's phone: \(Array(events))")
+        #expect(!events.contains { ($0["detail"] as? String)?.contains("did not pair or encrypt") == true },
+                "the stranger was dropped by the 5 s timer, not when the owner's phone encrypted")
+        #expect(settings.accessory(unit, "connected") != nil)
+        #expect(settings.count(unit, "paired") == 1, "the owner had to pair again")
+
+        try phone.command("post_notification", ["phone": "anna", "app": "com.apple.Maps", "category": "location",
+                                                "title": "In 200 m", "message": "Turn right onto High Street"])
+        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 200 m" }
+        #expect(shown?["kind"] as? String == "navigation")
+    }
 }
