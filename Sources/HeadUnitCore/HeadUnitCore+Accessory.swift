@@ -100,8 +100,8 @@ extension HeadUnitCore {
     /// Secure: nothing to do. Pairing or encrypting, or pairing mode open:
     /// look again later (a pairing has its own 30 s timer). Otherwise it is
     /// a device that only holds the connection (perhaps replaying the
-    /// owner's address, which the accept list lets in): it goes, and
-    /// advertising resumes for the owner's phone.
+    /// owner's address, which the accept list lets in): it goes, and frees
+    /// the controller's link (advertising went on meanwhile).
     private func dropIfStillAStranger(_ link: PhoneLink, now: Instant) {
         guard let due = link.secureBy, due <= now else { return }
         guard let sm = link.security, sm.linkSecurity == nil else {
