@@ -270,7 +270,11 @@ public struct Advertiser {
         peripheralLinks.remove(at: index)
         retryAt = nil
         retryDelay = Advertiser.firstRetryMilliseconds
-        let wasSecured = securedLinks.firstIndex(of: handle).map { securedLinks.remove(at: $0) } != nil
+        var wasSecured = false
+        if let secured = securedLinks.firstIndex(of: handle) {
+            securedLinks.remove(at: secured)
+            wasSecured = true
+        }
         if advertisement != nil, securedLinks.isEmpty, wasSecured || peripheralLinks.isEmpty {
             fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds)
         }
