@@ -27,13 +27,18 @@ import BluetoothCore
 /// commands are never sent to it (Core Vol 4 Part E 3.1.1 lets it refuse
 /// the mix), and the other way round.
 ///
-/// A peripheral connection pauses it: the controller stops the advertising
-/// (or the set) the connection came from by itself, and the other sets are
-/// disabled. When the last peripheral link goes it starts again, fast. A
-/// refused command (Command Disallowed while the controller is busy, say)
-/// is logged and retried after a pause that doubles up to 16 s; a command
-/// the controller never answers is the host's business (it resets the
-/// controller, and `controllerReady` starts over).
+/// A secure peripheral link pauses it. A connection alone does not: the
+/// controller stops the advertising (or the set) the connection came from
+/// by itself, and it is enabled again, so that a device that connects and
+/// never pairs cannot keep the owner's phone out. Once the owner says a
+/// link is secure (`peripheralSecured`: encrypted with a bond, or paired)
+/// every set is disabled, until the last secure link goes; then it starts
+/// again, fast. A refused command (Command Disallowed while the controller
+/// is busy, or from one that cannot advertise while it is connected as
+/// peripheral) is logged and retried after a pause that doubles up to
+/// 16 s, and at once when a peripheral link goes; a command the controller
+/// never answers is the host's business (it resets the controller, and
+/// `controllerReady` starts over).
 ///
 /// The lists never keep it off: when the bonds do not fit the
 /// controller's filter accept or resolving list, or the controller
@@ -52,7 +57,7 @@ public struct Advertiser {
         /// ready, commands on their way, or waiting to retry after a refusal.
         case starting
         case advertising(AdvertisingInterval)
-        /// A phone is connected to us as central.
+        /// A phone connected to us as central and its link is secure.
         case pausedByConnection
     }
 
@@ -93,6 +98,9 @@ public struct Advertiser {
         var identity: [Int: StaticRandomAddress] = [:]
         /// How many sets are (or may still be) on air; 0 or 1 with legacy commands.
         var enabledSets = 0
+        /// A connection ended one of several enabled sets: the others
+        /// still advertise, that one needs enabling again.
+        var setEndedByConnection = false
         var parameters: [Int: Parameters] = [:]
         var data: [Int: [UInt8]] = [:]
         var scanResponse: [Int: [UInt8]] = [:]
@@ -111,6 +119,9 @@ public struct Advertiser {
     /// Nil until the controller is ready.
     public private(set) var commands: Commands?
     private var peripheralLinks: [ConnectionHandle] = []
+    /// The peripheral links the owner said are secure: while there is one,
+    /// nobody else needs to connect.
+    private var securedLinks: [ConnectionHandle] = []
     private(set) var applied = Applied()
     private var inFlight: Step?
     private var listProgram: [HCICommand] = []
@@ -134,8 +145,8 @@ public struct Advertiser {
 
     public var state: State {
         guard advertisement != nil else { return .off }
-        guard peripheralLinks.isEmpty else { return .pausedByConnection }
-        guard applied.enabledSets > 0, let interval = applied.parameters[0]?.interval else { return .starting }
+        guard securedLinks.isEmpty else { return .pausedByConnection }
+        guard applied.enabledSets > 0, !applied.setEndedByConnection, let interval = applied.parameters[0]?.interval else { return .starting }
         return .advertising(interval)
     }
 
@@ -162,7 +173,7 @@ public struct Advertiser {
 
     /// The audience needs lists the controller does not have yet.
     private var listsPending: Bool {
-        advertisement != nil && peripheralLinks.isEmpty && filtering == .controller && applied.lists != audience
+        advertisement != nil && securedLinks.isEmpty && filtering == .controller && applied.lists != audience
     }
 
     // MARK: - The owner's wishes
@@ -214,6 +225,7 @@ public struct Advertiser {
         refusedLists = nil
         listRetryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
+        securedLinks = []
         if advertisement != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         if let why = info.hostFilteringReason(for: audience) {
             Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
@@ -230,21 +242,40 @@ public struct Advertiser {
         retryAt = nil
         refusedLists = nil
         peripheralLinks = []
+        securedLinks = []
     }
 
     /// A connection came up from our advertising: the controller has
     /// stopped the advertising (or the set) it came from by itself; other
-    /// sets still advertise until disabled.
+    /// sets still advertise. Until a link is secure it is all enabled
+    /// again, for the owner's phone.
     mutating func peripheralConnected(_ handle: ConnectionHandle) {
         if !peripheralLinks.contains(handle) { peripheralLinks.append(handle) }
-        if applied.enabledSets <= 1 { applied.enabledSets = 0 }
+        if applied.enabledSets <= 1 { applied.enabledSets = 0 } else { applied.setEndedByConnection = true }
+    }
+
+    /// The owner says a peripheral link is secure: the phone is in, and
+    /// advertising pauses until its link goes.
+    mutating func peripheralSecured(_ handle: ConnectionHandle) {
+        guard peripheralLinks.contains(handle), !securedLinks.contains(handle) else { return }
+        securedLinks.append(handle)
         fastUntil = nil
     }
 
+    /// A peripheral link went: a refusal waiting for its retry (a
+    /// controller that cannot advertise while connected) is tried at once,
+    /// and when the last secure link went, fast again.
     mutating func peripheralDisconnected(_ handle: ConnectionHandle, now: Instant) {
         guard let index = peripheralLinks.firstIndex(of: handle) else { return }
         peripheralLinks.remove(at: index)
-        if peripheralLinks.isEmpty, advertisement != nil {
+        retryAt = nil
+        retryDelay = Advertiser.firstRetryMilliseconds
+        var wasSecured = false
+        if let secured = securedLinks.firstIndex(of: handle) {
+            securedLinks.remove(at: secured)
+            wasSecured = true
+        }
+        if advertisement != nil, securedLinks.isEmpty, wasSecured || peripheralLinks.isEmpty {
             fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds)
         }
     }
@@ -253,7 +284,7 @@ public struct Advertiser {
 
     /// When `handleTimeout` is due: the end of the fast period or a retry.
     public var nextDeadline: Instant? {
-        let advertising = advertisement != nil && peripheralLinks.isEmpty
+        let advertising = advertisement != nil && securedLinks.isEmpty
         let listRetry = advertising ? refusedLists?.retryAt : nil
         return earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry)
     }
@@ -304,6 +335,7 @@ public struct Advertiser {
         case .identity(let a, let set): applied.identity[set] = a
         case .enable(let on):
             applied.enabledSets = on ? payloads.count : 0
+            applied.setEndedByConnection = false
             if on, let interval = applied.parameters[0]?.interval {
                 Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")")
             } else if !on {
@@ -395,7 +427,7 @@ public struct Advertiser {
             return enabled ? .enable(false) : .identity(identity, set: 0)
         }
         let payloads = self.payloads
-        guard !payloads.isEmpty, peripheralLinks.isEmpty else {
+        guard !payloads.isEmpty, securedLinks.isEmpty else {
             return enabled ? .enable(false) : nil
         }
         // Sets that should not be on air (fewer payloads than before).
@@ -421,6 +453,10 @@ public struct Advertiser {
             if applied.data[set] != payload.advertisingData { return .data(payload.advertisingData, set: set) }
             if applied.scanResponse[set] != payload.scanResponse { return .scanResponse(payload.scanResponse, set: set) }
         }
+        // A connection ended one of the sets: all off, then all on again
+        // (the same commands as any other change, whatever the controller
+        // makes of enabling a set that is still on).
+        if applied.setEndedByConnection { return .enable(false) }
         return enabled ? nil : .enable(true)
     }
 }

@@ -300,7 +300,8 @@ public final class Host {
     }
 
     /// Advertises `payload`, connectable: 20 ms for 30 s, then 152.5 ms.
-    /// Paused while a phone is connected to us, fast again when it leaves;
+    /// Paused while a phone's link to us is secure (`peripheralLinkSecured`),
+    /// fast again when it leaves;
     /// kept through controller resets. A new payload replaces the old.
     public func startAdvertising(_ payload: AdvertisingPayload) {
         advertiser.start(payload, now: now)
@@ -329,6 +330,16 @@ public final class Host {
     /// controller enforces it or the owner must refuse strangers itself.
     public func setAdvertisingAudience(_ audience: AdvertisingAudience) {
         advertiser.setAudience(audience)
+        pumpAdvertiser()
+    }
+
+    /// The owner's word that a peripheral link is secure (encrypted with a
+    /// bond, or paired): advertising pauses until that link goes. Until
+    /// then a connection does not pause it, so that a device that connects
+    /// and never pairs cannot keep the owner's phone out.
+    public func peripheralLinkSecured(_ handle: ConnectionHandle) {
+        guard links[handle]?.role == .peripheral else { return }
+        advertiser.peripheralSecured(handle)
         pumpAdvertiser()
     }
 

@@ -100,8 +100,8 @@ extension HeadUnitCore {
     /// Secure: nothing to do. Pairing or encrypting, or pairing mode open:
     /// look again later (a pairing has its own 30 s timer). Otherwise it is
     /// a device that only holds the connection (perhaps replaying the
-    /// owner's address, which the accept list lets in): it goes, and
-    /// advertising resumes for the owner's phone.
+    /// owner's address, which the accept list lets in): it goes, and frees
+    /// the controller's link (advertising went on meanwhile).
     private func dropIfStillAStranger(_ link: PhoneLink, now: Instant) {
         guard let due = link.secureBy, due <= now else { return }
         guard let sm = link.security, sm.linkSecurity == nil else {
@@ -189,6 +189,11 @@ extension HeadUnitCore {
     /// phone, and the other way of finding one pauses until it leaves.
     func becameThePhone(_ link: PhoneLink, now: Instant) {
         if link.role == .peripheral {
+            // Advertising went on beside links that were not secure (a
+            // stranger holding one must not keep the owner out); now the
+            // phone is in: it pauses, and those links go.
+            host.peripheralLinkSecured(link.handle)
+            dropUnsecuredPeripheralLinks(besides: link)
             // 30-50 ms, no latency, 4 s supervision: within Apple's accessory
             // guidelines. Asked once secure, so pairing is not slowed; the
             // phone may say no, and the link works either way.
@@ -200,6 +205,18 @@ extension HeadUnitCore {
             accessory?.standingBy = true
         }
         updateAdvertising(now: now)
+    }
+
+    /// Links made to us that are not secure once a phone is: strangers
+    /// (they neither paired nor encrypted with a bond), and never the phone.
+    private func dropUnsecuredPeripheralLinks(besides phone: PhoneLink) {
+        for other in links.values where other !== phone && other.role == .peripheral && other.security?.linkSecurity == nil {
+            other.secureBy = nil
+            let detail = "a link that was not secure when the phone encrypted is not the phone"
+            Log.warning("accessory", detail + " (" + phone.peer.description + "); disconnecting " + other.peer.description)
+            emit(.error(what: "accessory", detail: detail))
+            host.disconnect(other.handle, reason: .authenticationFailure)
+        }
     }
 
     /// A link ended. When it was the phone, the other way looks again.

@@ -46,8 +46,9 @@ public final class PhoneLink {
     static let securityRequestDelayMilliseconds: Int64 = 1_000
     /// Peripheral links: by then the phone must have paired or encrypted
     /// (or be doing so), unless pairing mode is open; else it is sent away,
-    /// so a device that only connects cannot hold the one connection slot
-    /// (the controller pauses advertising while a phone is connected).
+    /// so a device that only connects cannot hold a connection for long
+    /// (controllers have few). Meanwhile advertising goes on beside it, and
+    /// once the owner's phone is in, the stranger goes at once.
     var secureBy: Instant?
     /// iOS encrypts within a second of reconnecting and sends its Pairing
     /// Request within a second of the tap (or of our Security Request,

@@ -67,8 +67,10 @@ import ScriptedPeers
         _ = run(&advertiser)
         advertiser.handleTimeout(now: Instant(milliseconds: 30_000))
         _ = run(&advertiser, now: Instant(milliseconds: 30_000))
-        // The controller stopped by itself when the phone connected.
+        // The controller stopped by itself when the phone connected, and
+        // the phone encrypted before the advertiser was asked again.
         advertiser.peripheralConnected(ConnectionHandle(0x40))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
         #expect(run(&advertiser).isEmpty)
         #expect(advertiser.state == .pausedByConnection)
         #expect(advertiser.nextDeadline == nil)
@@ -78,6 +80,63 @@ import ScriptedPeers
         #expect(run(&advertiser, now: gone) == [.leSetAdvertisingParameters(interval: .fast, ownAddressType: .random, filterPolicy: .anyone),
                                                 .leSetAdvertisingEnable(true)])
         #expect(advertiser.nextDeadline == Instant(milliseconds: 130_000))
+    }
+
+    /// A stranger that connects and does not pair must not keep the owner
+    /// out: until a link is secure the advertiser goes on (the controller
+    /// stopped by itself, so it is enabled again), and pauses only once
+    /// the owner tells it a link is secured.
+    @Test func anUnsecuredLinkKeepsItAdvertisingUntilALinkIsSecured() {
+        var advertiser = ready()
+        _ = run(&advertiser)
+        let stranger = ConnectionHandle(0x40), owner = ConnectionHandle(0x41)
+        advertiser.peripheralConnected(stranger)
+        #expect(run(&advertiser, now: Instant(milliseconds: 1000)) == [.leSetAdvertisingEnable(true)])
+        #expect(advertiser.state == .advertising(.fast))
+        // The owner's phone connects beside it: the controller stops again, and again it goes on.
+        advertiser.peripheralConnected(owner)
+        #expect(run(&advertiser, now: Instant(milliseconds: 2000)) == [.leSetAdvertisingEnable(true)])
+        // The owner's link is encrypted with its bond: now nobody else needs to get in.
+        advertiser.peripheralSecured(owner)
+        #expect(run(&advertiser, now: Instant(milliseconds: 2500)) == [.leSetAdvertisingEnable(false)])
+        #expect(advertiser.state == .pausedByConnection)
+        #expect(advertiser.nextDeadline == nil)
+        // The stranger going changes nothing while the phone is there.
+        advertiser.peripheralDisconnected(stranger, now: Instant(milliseconds: 3000))
+        #expect(run(&advertiser, now: Instant(milliseconds: 3000)).isEmpty)
+        #expect(advertiser.state == .pausedByConnection)
+        // A handle that is no peripheral link of ours pauses nothing.
+        advertiser.peripheralDisconnected(owner, now: Instant(milliseconds: 4000))
+        _ = run(&advertiser, now: Instant(milliseconds: 4000))
+        advertiser.peripheralSecured(ConnectionHandle(0x99))
+        #expect(advertiser.state == .advertising(.fast))
+    }
+
+    /// A controller that cannot advertise while it is connected as
+    /// peripheral (its LE Supported States lack the combination) refuses
+    /// the enable with Command Disallowed: it is retried, with the growing
+    /// pause, and tried again at once when the stranger goes.
+    @Test func aControllerThatCannotAdvertiseWhileConnectedResumesWhenTheStrangerGoes() {
+        var advertiser = ready()
+        _ = run(&advertiser)
+        let stranger = ConnectionHandle(0x40)
+        advertiser.peripheralConnected(stranger)
+        var now = Instant(milliseconds: 100)
+        for _ in 0..<6 {
+            #expect(advertiser.nextCommand(now: now) == .leSetAdvertisingEnable(true))
+            advertiser.completed(.complete([0x0C]), now: now)
+            guard let retry = advertiser.nextDeadline else {
+                Issue.record("no retry after the refusal")
+                return
+            }
+            now = retry
+        }
+        #expect(advertiser.state == .starting)
+        let gone = Instant(milliseconds: 20_000)
+        #expect(now.millisecondsSince(gone) > 0, "the next retry is still far off")
+        advertiser.peripheralDisconnected(stranger, now: gone)
+        #expect(run(&advertiser, now: gone) == [.leSetAdvertisingEnable(true)])
+        #expect(advertiser.state == .advertising(.fast))
     }
 
     @Test func stopDisablesButNotWhileAPhoneIsConnected() {

@@ -98,6 +98,7 @@ import Testing
         var advertiser = ready(Self.withSets(2))
         _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
         #expect(advertiser.state == .pausedByConnection)
         // The controller ended the set the phone connected to; the other still advertises.
         #expect(run(&advertiser) == [.leDisableAllAdvertisingSets()])
@@ -105,6 +106,18 @@ import Testing
         advertiser.peripheralDisconnected(ConnectionHandle(0x40), now: Instant(milliseconds: 40_000))
         #expect(run(&advertiser, now: Instant(milliseconds: 40_000)) == [.leEnableAdvertisingSets([set0, set1])])
         #expect(advertiser.state == .advertising(.fast))
+    }
+
+    @Test func aStrangerOnOneSetGetsBothEnabledAgainUntilALinkIsSecured() {
+        var advertiser = ready(Self.withSets(2))
+        _ = run(&advertiser)
+        advertiser.peripheralConnected(ConnectionHandle(0x40))
+        // The set it connected to ended, the other still advertises: both off, then both on.
+        #expect(run(&advertiser) == [.leDisableAllAdvertisingSets(), .leEnableAdvertisingSets([set0, set1])])
+        #expect(advertiser.state == .advertising(.fast))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
+        #expect(run(&advertiser) == [.leDisableAllAdvertisingSets()])
+        #expect(advertiser.state == .pausedByConnection)
     }
 
     @Test func goingSlowChangesEverySetsParameters() {

@@ -74,8 +74,13 @@ import ScriptedPeers
         #expect(link?.role == .peripheral)
         #expect(link?.localAddress == identity.address)
         #expect(events(host).contains { if case .connected(let l) = $0 { return l.role == .peripheral } else { return false } })
-        // The controller stopped advertising by itself: no disable, the scan goes on.
-        #expect(accept(host, controller).isEmpty)
+        // The controller stopped advertising by itself; until the link is
+        // secure it goes on (a stranger must not keep the phone out).
+        #expect(accept(host, controller, now: Instant(milliseconds: 2000)) == [.leSetAdvertisingEnable(true)])
+        #expect(host.advertiser.state == .advertising(.fast))
+        // The phone encrypts: advertising pauses, the scan goes on.
+        host.peripheralLinkSecured(ConnectionHandle(0x41))
+        #expect(accept(host, controller, now: Instant(milliseconds: 2000)) == [.leSetAdvertisingEnable(false)])
         #expect(host.advertiser.state == .pausedByConnection)
         #expect(host.isScanning)
 
@@ -101,6 +106,7 @@ import ScriptedPeers
         #expect(!sent.contains(.leSetAdvertisingData(payload.advertisingData)))
         #expect(host.advertiser.nextDeadline == Instant(milliseconds: 30_000), "the end of the fast period, no turn")
         host.receive(PeripheralHostTests.peripheralConnectionComplete(handle: 0x41, peer: phoneRPA), now: Instant(milliseconds: 3500))
+        host.peripheralLinkSecured(ConnectionHandle(0x41))
         #expect(host.advertiser.state == .pausedByConnection)
         #expect(host.advertiser.nextDeadline == nil)
     }

@@ -116,6 +116,34 @@ import Testing
         expectStrangerDroppedAndOwnerUnharmed(rig)
     }
 
+    /// A device that connects and sits there, from an address the owner's
+    /// iPhone used before (the controller resolves it to the bond, so the
+    /// accept list lets it in), does not keep the owner out: advertising
+    /// goes on while no link is secure, the owner's iPhone connects beside
+    /// it and encrypts with its bond, and then the stranger is dropped at
+    /// once (one phone at a time) and advertising pauses.
+    @Test func theOwnerGetsInWhileAStrangerIsConnected() throws {
+        let (rig, _) = try strangerRig()
+        rig.smp = nil
+        let strangerHandle: UInt16 = 0x0041
+        let replayed = try settingsPhoneIRK.resolvablePrivateAddress(prand: [0x44, 0x55, 0x66])
+        rig.deliver([ScriptedController.connectionComplete(handle: strangerHandle, peer: replayed, asPeripheral: true)])
+        rig.advance(milliseconds: 500)
+        #expect(!rig.commands.contains(.disconnect))
+        guard case .advertising = rig.core.host.advertiser.state else {
+            Issue.record("advertising paused for a link that is not secure: \(rig.core.host.advertiser.state)")
+            return
+        }
+        expectOwnerGetsIn(rig)
+        #expect(rig.commands.filter { $0 == .disconnect }.count == 1, "the stranger's link, and only it, is ended")
+        #expect(rig.isLinkUp, "the owner's link stays")
+        #expect(rig.errors.contains { $0.hasPrefix("accessory: ") && $0.contains("not the phone") })
+        #expect(rig.core.host.advertiser.state == .pausedByConnection)
+        rig.deliver([ScriptedController.disconnectionComplete(handle: strangerHandle, reason: 0x16)])
+        #expect(rig.core.host.advertiser.state == .pausedByConnection, "the phone is still connected")
+        expectOwnerUntouched(rig)
+    }
+
     /// The driver forgets the phone while its link is up: the link's
     /// security manager no longer answers with the deleted bond.
     @Test func aBondForgottenWhileConnectedIsNoLongerAnsweredWith() throws {

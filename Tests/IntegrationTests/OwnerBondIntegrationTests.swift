@@ -21,6 +21,18 @@ import Testing
         #expect(settings.count(unit, "passkey") == passkeysBefore + 1, "the stranger's pairing never reached the passkey")
     }
 
+    /// Anna's phone, back with its bond, is the phone: connected, never
+    /// paired a second time, and its Maps instruction is shown.
+    func expectAnnaIsThePhoneWithoutPairingAgain(_ phone: PhoneSimulator, _ unit: RunningHeadUnit,
+                                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(settings.accessory(unit, "connected") != nil, sourceLocation: sourceLocation)
+        #expect(settings.count(unit, "paired") == 1, "the owner had to pair again", sourceLocation: sourceLocation)
+        try phone.command("post_notification", ["phone": "anna", "app": "com.apple.Maps", "category": "location",
+                                                "title": "In 300 m", "message": "Turn left onto Main Street"])
+        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 300 m" }
+        #expect(shown?["kind"] as? String == "navigation", sourceLocation: sourceLocation)
+    }
+
     @Test func aStrangerOnTheOwnersAddressWhoAbandonsOrFailsPairingChangesNothing() throws {
         let (phone, unit, server) = try settings.pairedStockPhone("owner-bond")
         defer { unit.stop(); phone.stop() }
@@ -77,11 +89,48 @@ import Testing
         #expect(phone.waitFor("reconnecting", timeout: 30) { $0["phone"] as? String == "anna" } != nil)
         let again = unit.waitFor("encrypted", timeout: 30) { $0["server"] as? String == server }
         #expect(again?["bonded"] as? Bool == true)
-        #expect(settings.accessory(unit, "connected") != nil)
-        #expect(settings.count(unit, "paired") == 1, "the owner had to pair again")
-        try phone.command("post_notification", ["phone": "anna", "app": "com.apple.Maps", "category": "location",
-                                                "title": "In 300 m", "message": "Turn left onto Main Street"])
-        let shown = unit.waitFor("notification", timeout: 20) { $0["action"] as? String == "shown" && $0["title"] as? String == "In 300 m" }
-        #expect(shown?["kind"] as? String == "navigation")
+        try expectAnnaIsThePhoneWithoutPairingAgain(phone, unit)
+    }
+
+    /// Mallory, on an address Anna used before (the head unit resolves it to
+    /// Anna's bond), taps the head unit and sits there: no pairing, Security
+    /// Requests ignored. Anna comes back while Mallory is still connected:
+    /// the head unit keeps advertising while no link is secure, Anna's phone
+    /// reconnects by itself beside Mallory and encrypts with its bond, and
+    /// Mallory is dropped then, not at the end of the 5 s a stranger has.
+    @Test func theOwnersPhoneGetsInWhileAStrangerIsConnected() throws {
+        let (phone, unit, server) = try settings.pairedStockPhone("stranger-connected")
+        defer { unit.stop(); phone.stop() }
+        try phone.command("out_of_range", ["phone": "anna"])
+        #expect(settings.accessory(unit, "bonded") != nil)
+        #expect(phone.waitFor("disconnected", timeout: 30) { $0["phone"] as? String == "anna" } != nil)
+        let annaAddress = try #require(try settings.phoneState(phone, "anna")["address"] as? String)
+        try phone.command("rotate_address", ["phone": "anna"])
+        try settings.addStockPhone(phone, "mallory")
+        try phone.command("rotate_address", ["phone": "mallory", "address": annaAddress])
+        let mark = unit.allEvents.count
+
+        let name = try settings.listedHeadUnit(phone, on: "mallory")
+        let tapped = try phone.command("tap_accessory", ["phone": "mallory", "name": name, "timeout": 10, "secure": false],
+                                       timeout: 20)
+        #expect(tapped["ok"] as? Bool == true, "\(tapped)")
+
+        // Anna comes back at once; Mallory still holds her link.
+        try phone.command("in_range", ["phone": "anna"])
+        let again = unit.waitFor("encrypted", timeout: 30) { $0["server"] as? String == server }
+        #expect(again?["bonded"] as? Bool == true)
+        #expect(phone.waitFor("disconnected", timeout: 10) { $0["phone"] as? String == "mallory" } != nil,
+                "the stranger's link was kept once the owner's phone encrypted")
+        let events = unit.allEvents.dropFirst(mark)
+        let encryptedAt = events.firstIndex { $0["event"] as? String == "encrypted" }
+        let droppedAt = events.firstIndex {
+            $0["event"] as? String == "error" && $0["what"] as? String == "accessory"
+                && ($0["detail"] as? String)?.contains("not the phone") == true
+        }
+        #expect(encryptedAt != nil && droppedAt != nil && encryptedAt! < droppedAt!,
+                "the stranger was not dropped for the owner's phone: \(Array(events))")
+        #expect(!events.contains { ($0["detail"] as? String)?.contains("did not pair or encrypt") == true },
+                "the stranger was dropped by the 5 s timer, not when the owner's phone encrypted")
+        try expectAnnaIsThePhoneWithoutPairingAgain(phone, unit)
     }
 }

@@ -67,7 +67,7 @@ enum H4Target {
                 // Traffic of our own keeps ACL flow control busy.
                 host.sendL2CAP(H4.l2cap(channel: 0x0004, [UInt8](repeating: 0x0A, count: random.below(70))), on: ReadyHost.link)
             }
-            if random.below(5) == 0 { owner(host, random.below(8)) }
+            if random.below(5) == 0 { owner(host, random.below(9)) }
             drain(host, now: now, kinds: &kinds)
         }
     }
@@ -100,6 +100,7 @@ enum H4Target {
         case 4: host.setAdvertisingAudience(.anyone)
         case 5: host.replyToLongTermKeyRequest(handle, ltk: [UInt8](repeating: 0x33, count: 16))
         case 6: host.refuseLongTermKeyRequest(handle)
+        case 7: host.peripheralLinkSecured(handle)
         default: host.startScanning(active: true)
         }
     }

@@ -6,9 +6,11 @@
   `accessories` (`[ACCESSORY]`), `settings_open`.
 - `close_settings` (`phone`): Settings is left; the Settings scan stops (the scan
   for bonded accessories that are away goes on). Reply: STATE.
-- `tap_accessory` (`phone`, `address` or `name`; optional `timeout` 5): the user
-  taps the accessory: the phone connects, then pairs (passkey: `type_passkey`) or
-  encrypts with the bond. Reply: STATE plus `peer` and `handle` of the link.
+- `tap_accessory` (`phone`, `address` or `name`; optional `timeout` 5, `secure`
+  true): the user taps the accessory: the phone connects, then pairs (passkey:
+  `type_passkey`) or encrypts with the bond; with `secure` false it only holds the
+  link (a stranger: no pairing, Security Requests ignored). Reply: STATE plus
+  `peer` and `handle` of the link.
 - `allow_notifications` (`phone`; optional `allow` true, `peer`): the user answers
   "Allow ... to receive your notifications?" for `peer` (default: every accessory
   whose prompt is open). Reply: STATE plus `answered` (identities).
@@ -58,7 +60,10 @@ def register(protocol) -> None:
         if address is None and name is None:
             raise ControlError('missing "address" or "name"')
         try:
-            connection = await phone.settings_bluetooth.tap(address, name, number(arguments, 'timeout', 5.0))
+            secure = arguments.get('secure', True)
+            if not isinstance(secure, bool):
+                raise ControlError('"secure" is true or false')
+            connection = await phone.settings_bluetooth.tap(address, name, number(arguments, 'timeout', 5.0), secure)
         except (LookupError, RuntimeError) as error:
             raise ControlError(str(error)) from error
         except Exception as error:  # noqa: BLE001 - Bumble's connection errors

@@ -556,6 +556,31 @@ class SettingsPairingTests(SettingsTestCase):
         accepted = await self.sim.wait_for('connection_parameters_request', phone='anna', after=mark)
         self.assertEqual((accepted['result'], accepted['interval_min_ms']), ('accepted', 15.0))
 
+    async def test_a_stranger_only_holds_the_link_and_a_second_phone_connects_beside_it(self) -> None:
+        # `secure: false`: the phone connects and sits there; the head unit's
+        # Security Request is ignored and nothing is paired or encrypted.
+        await self.head_unit.advertise()
+        await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)
+        mark = self.sim.event_mark()
+        await self.command(cmd='tap_accessory', phone='anna', name=NAME, secure=False)
+        held = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        answered = await self.sim.wait_for('security_request', phone='anna', after=mark, timeout=5)
+        self.assertEqual(answered['answer'], 'ignored')
+        await asyncio.sleep(1.0)
+        self.assertIsNone(self.sim.find_event('passkey_requested', mark, phone='anna'))
+        self.assertFalse(held.is_encrypted)
+        # The advertising ended with the connection (as a controller ends it);
+        # enabled again while the stranger is connected, it takes a second
+        # phone's connection beside the first.
+        bob = await self.sim.add_phone('bob', server_app=False)
+        await self.head_unit.advertise(rotate=False)
+        listed = await bob.settings_bluetooth.open_settings(3, NAME)
+        self.assertTrue(any(a['name'] == NAME for a in listed), listed)
+        await self.command(cmd='tap_accessory', phone='bob', name=NAME, secure=False)
+        second = await asyncio.wait_for(self.head_unit.connections.get(), 3)
+        self.assertNotEqual(second.handle, held.handle)
+        self.assertEqual(len(self.head_unit.device.connections), 2)
+
     async def test_an_accessory_that_went_quiet_drops_off_the_list(self) -> None:
         await self.head_unit.advertise()
         listed = await self.command(cmd='list_accessories', phone='anna', wait=3, name=NAME)

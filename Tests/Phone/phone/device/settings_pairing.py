@@ -69,6 +69,9 @@ class SettingsBluetooth:
         self.notification_access: dict[str, str] = {}
         self._connecting = False
         self._securing: set[int] = set()
+        # Links tapped with `secure=False`: a device that only holds the
+        # connection (a hostile central; iOS always secures what it taps).
+        self._holding: set[int] = set()
         self._retry_at: dict[str, float] = {}
         # Set when an accessory is found or its row changes (`open_settings` waits on it).
         self._found = asyncio.Event()
@@ -232,15 +235,20 @@ class SettingsBluetooth:
                 return accessory
         raise LookupError(f'no accessory {address or name!r} in Settings → Bluetooth')
 
-    async def tap(self, address: str | None = None, name: str | None = None, timeout: float = 5.0):
-        """The user taps the accessory: connect, then pair (or encrypt, if bonded)."""
+    async def tap(self, address: str | None = None, name: str | None = None, timeout: float = 5.0, secure: bool = True):
+        """The user taps the accessory: connect, then pair (or encrypt, if bonded).
+        With `secure` false the phone only holds the link: it never pairs or
+        encrypts on it and ignores the accessory's Security Requests."""
         accessory = self.find(address, name)
         key = accessory.identity or accessory.address
         if self.connection_to(key) is not None:
             raise RuntimeError('already connected to that accessory')
         address_type = hci.Address.PUBLIC_DEVICE_ADDRESS if accessory.public else hci.Address.RANDOM_DEVICE_ADDRESS
         connection = await self.connect(hci.Address(accessory.address, address_type), timeout)
-        self.phone.spawn(self.secure(connection))
+        if secure:
+            self.phone.spawn(self.secure(connection))
+        else:
+            self._holding.add(connection.handle)
         return connection
 
     async def connect(self, address: hci.Address, timeout: float = 5.0):
@@ -270,7 +278,7 @@ class SettingsBluetooth:
 
     async def secure(self, connection) -> None:
         """Pair with a new accessory, encrypt with a bonded one; once per link at a time."""
-        if connection.handle in self._securing or connection.encryption:
+        if connection.handle in self._securing or connection.handle in self._holding or connection.encryption:
             return
         self._securing.add(connection.handle)
         try:
@@ -294,10 +302,17 @@ class SettingsBluetooth:
             connection,
             self.is_bonded,
             self.secure,
-            lambda answer: self.emit('security_request', peer=_text(connection.peer_address), answer=answer),
+            lambda answer: self.emit(
+                'security_request', peer=_text(connection.peer_address),
+                answer='ignored' if connection.handle in self._holding else answer,
+            ),
         )
         connection.on('pairing', lambda keys: self._on_bonded(connection, keys))
-        connection.on('disconnection', lambda _reason: self.phone.spawn(self.update_scanning()))
+        connection.on('disconnection', lambda _reason: self._link_gone(connection))
+        self.phone.spawn(self.update_scanning())
+
+    def _link_gone(self, connection) -> None:
+        self._holding.discard(connection.handle)
         self.phone.spawn(self.update_scanning())
 
     def _on_bonded(self, connection, keys) -> None:
