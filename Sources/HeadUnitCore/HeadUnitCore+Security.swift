@@ -71,6 +71,7 @@ extension HeadUnitCore {
         case .send(let pdu):
             l2cap.send(pdu, on: handle, channel: .smp)
         case .displayPasskey(let passkey):
+            guard takesThePasskeyScreen(link, sm, now: now) else { return }
             // Showing a passkey changes nothing stored: the bond this link
             // resolved to (if any) stays, and is used, until a new pairing
             // completes (`.paired`).
@@ -82,6 +83,7 @@ extension HeadUnitCore {
             // We never claim a keyboard; a phone that asks anyway is refused.
             sm.enterPasskey(nil, now: now)
         case .confirmNumericComparison(let value):
+            guard takesThePasskeyScreen(link, sm, now: now) else { return }
             emit(.numericComparison(value.text))
             say("confirm \(value.text) on both screens (the confirm key)")
             comparisonPending = handle
@@ -112,19 +114,19 @@ extension HeadUnitCore {
                 saveBond(bond, for: server)
             }
             if hint == .hintPhoneForgot { hint = nil }
-            passkeyShown = nil
+            passkeyEnded(on: link)
         case .encrypted(let linkSecurity):
             guard takeAsThePhone(link, now: now) else { break }
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
             link.bearer.server.linkEncrypted = true
             if linkSecurity.bonded { restoreClientState(of: link) }
-            passkeyShown = nil
+            passkeyEnded(on: link)
             becameThePhone(link, now: now)
             startAppleServices(handle)
         case .failed(let failure):
             Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
-            passkeyShown = nil
+            passkeyEnded(on: link)
             emit(.error(what: "pairing", detail: failure.description))
             switch failure {
             case .timeout, .keySizeTooSmall, .otherIdentity:
@@ -159,6 +161,31 @@ extension HeadUnitCore {
             Log.warning("smp", "\(server ?? "the phone") says it has no keys for our bond; pairing again (the bond stays until that completes)")
             showHint(.hintPhoneForgot, what: "bond")
         }
+    }
+
+    /// The link's pairing is over (paired, encrypted, failed): its passkey
+    /// leaves the screen, and only its own.
+    func passkeyEnded(on link: PhoneLink) {
+        if link.passkeyOnScreen { passkeyShown = nil }
+        link.passkeyOnScreen = false
+    }
+
+    /// One pairing at a time: the screen holds one passkey, and the driver
+    /// types it into the phone in their hand. An iPhone that tapped the
+    /// head unit (peripheral role) and reaches its passkey while another
+    /// phone's is on screen (two iPhones tapping it in Settings at once
+    /// while pairing mode is open) is refused with Pairing Failed; its user
+    /// may tap again once the first is done. A phone with the app is paired
+    /// by the head unit's own choice (central role): its pairing goes on,
+    /// and the first link encrypted is the phone (`takeAsThePhone`).
+    func takesThePasskeyScreen(_ link: PhoneLink, _ sm: SecurityManager, now: Instant) -> Bool {
+        if link.role == .peripheral, links.values.contains(where: { $0 !== link && $0.passkeyOnScreen }) {
+            Log.warning("smp", "\(link.server ?? "a phone") asked to pair while another phone's passkey is on screen: refused, one pairing at a time")
+            sm.cancel(now: now)
+            return false
+        }
+        link.passkeyOnScreen = true
+        return true
     }
 
     /// A hint for the driver, told as an `error` event too.

@@ -226,7 +226,8 @@ public final class HeadUnitCore {
         let gone = links.removeValue(forKey: handle)
         gone?.close(now: now)
         notifBridgeLinkDown(gone)
-        passkeyShown = nil
+        // Another link's passkey stays on screen.
+        if gone?.passkeyOnScreen == true { passkeyShown = nil }
         if comparisonPending == handle { comparisonPending = nil }
         // What is shown came from the phone: a link that was not the phone
         // takes nothing with it.

@@ -58,6 +58,9 @@ public final class PhoneLink {
     /// After a failed pairing outside pairing mode: long enough for Pairing
     /// Failed to leave, too short to start another attempt.
     static let failedAttemptLingerMilliseconds: Int64 = 500
+    /// This link's pairing put a passkey (or a number to compare) on the
+    /// screen, and it has not ended yet: one pairing at a time.
+    var passkeyOnScreen = false
     /// The bond whose GATT client state this link keeps (its CCCDs of our
     /// server), from the moment it is encrypted with that bond.
     var clientStateBond: String?

@@ -153,4 +153,38 @@ import Testing
         rig.advance(milliseconds: 3_000)
         #expect(rig.events.contains(.encrypted(server: "Anna-iPhone-7F3A", bonded: true)))
     }
+
+    /// Two iPhones tap the head unit in Settings at once (pairing mode is
+    /// open: no phone yet). The screen holds one passkey: the second phone
+    /// to ask is refused with Pairing Failed, the first one's passkey stays
+    /// on screen, and its user pairs with it.
+    @Test func aSecondPairingWhileAPasskeyIsOnScreenIsRefusedAndTheFirstGoesOn() throws {
+        let (rig, first) = try settingsRig()
+        rig.phoneConnectsToUs()
+        for pdu in first.startPairing() { rig.phoneSendsSMP(pdu) }
+        let shown = try #require(rig.core.passkeyShown)
+
+        let otherAddress = try settingsPhoneIRK.resolvablePrivateAddress(prand: [0x44, 0x55, 0x66])
+        let other = rig.addPhone(ScriptedPhone(serverName: "unused"), address: otherAddress)
+        other.advertises = false
+        let otherSMP = try TestInitiatorPhone(phone: otherAddress, headUnit: headUnitIdentity.address)
+        var toOther: [[UInt8]] = []
+        other.smp = { pdu in
+            toOther.append(pdu)
+            return (try? otherSMP.handle(pdu)) ?? []
+        }
+        rig.phoneConnectsToUs(other)
+        for pdu in otherSMP.startPairing() { rig.phoneSendsSMP(pdu, from: other) }
+
+        #expect(toOther.contains { $0.first == 0x05 }, "the second phone was not told Pairing Failed: \(toOther)")
+        #expect(rig.core.passkeyShown == shown, "the first phone's passkey left the screen")
+        #expect(rig.events.filter { if case .passkey = $0 { return true } else { return false } }.count == 1)
+
+        for pdu in try first.passkeyTyped() { rig.phoneSendsSMP(pdu) }
+        #expect(first.readyToEncrypt)
+        first.readyToEncrypt = false
+        rig.phoneStartsEncryption()
+        #expect(rig.events.contains(.encrypted(server: Self.settingsKey, bonded: true)))
+        #expect(rig.core.passkeyShown == nil)
+    }
 }
