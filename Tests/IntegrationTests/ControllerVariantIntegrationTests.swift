@@ -12,6 +12,11 @@ enum ControllerVariant: String, CaseIterable, CustomTestStringConvertible, Senda
     case llPrivacyOff
     /// LL Privacy with lists of one entry, and two bonded Settings phones.
     case smallLists
+    /// One advertising set: the head unit's one combined payload on it.
+    case oneAdvertisingSet
+    /// Two advertising sets: the Settings and NotifBridge payloads each on
+    /// its own, with the same name.
+    case twoAdvertisingSets
 
     var testDescription: String { rawValue }
 
@@ -21,6 +26,8 @@ enum ControllerVariant: String, CaseIterable, CustomTestStringConvertible, Senda
         case .llPrivacyOn: return ["--ll-privacy"]
         case .llPrivacyOff: return []
         case .smallLists: return ["--ll-privacy", "--accept-list-size", "1", "--resolving-list-size", "1"]
+        case .oneAdvertisingSet: return ["--advertising-sets", "1"]
+        case .twoAdvertisingSets: return ["--advertising-sets", "2"]
         }
     }
 
@@ -28,7 +35,7 @@ enum ControllerVariant: String, CaseIterable, CustomTestStringConvertible, Senda
     /// phones may connect.
     var listLogLine: String {
         switch self {
-        case .withoutKeySizeCommand, .llPrivacyOff: return "the controller cannot resolve private addresses (no LL Privacy)"
+        case .withoutKeySizeCommand, .llPrivacyOff, .oneAdvertisingSet, .twoAdvertisingSets: return "the controller cannot resolve private addresses (no LL Privacy)"
         case .llPrivacyOn: return "the controller's lists hold the 1 bonded phone(s)"
         case .smallLists: return "2 bonded phones, the controller's filter accept list holds 1"
         }
