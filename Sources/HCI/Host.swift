@@ -240,7 +240,15 @@ public final class Host {
         }
     }
 
+    /// Scans, in the controller's command form. Only once the controller is
+    /// ready: before that the form is not known, and a legacy command in
+    /// the middle of bring-up could commit a strict controller to the
+    /// legacy form (Core Vol 4 Part E 3.1.1). The owner scans on `.ready`.
     public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
+        guard isReady else {
+            Log.debug("hci", "scan not started: the controller is not ready")
+            return
+        }
         if scanPausedForLists != nil {
             // Resumed with these settings once the lists are programmed.
             scanPausedForLists = ScanSettings(active: active, interval: interval, window: window, filterDuplicates: filterDuplicates)
@@ -275,6 +283,11 @@ public final class Host {
         guard connectingTo == nil else {
             Log.warning("hci", "connect to \(peer) ignored: a connection to \(connectingTo!) is being set up")
             return
+        }
+        guard isReady else {
+            // As for a scan: the command form is not known yet.
+            Log.info("hci", "connect to \(peer) refused: the controller is not ready")
+            return emit(.connectionFailed(peer: peer, status: .commandDisallowed))
         }
         stopScanning()
         connectingTo = peer

@@ -223,6 +223,20 @@ import ScriptedPeers
         }
     }
 
+    /// Before the controller is ready (during bring-up, after a reset) the
+    /// form is not known: nothing goes out for a scan or a connection, the
+    /// connection fails at once, and the owner scans again on `.ready`.
+    @Test func nothingIsScannedOrConnectedBeforeTheControllerIsReady() {
+        let host = Host()
+        host.start(now: .zero)
+        _ = drain(host)
+        host.startScanning(active: true)
+        host.connect(to: phone)
+        #expect(drain(host).isEmpty)
+        #expect(events(host) == [.connectionFailed(peer: phone, status: .commandDisallowed)])
+        #expect(host.connectingTo == nil && !host.isScanning)
+    }
+
     @Test func aControllerWithoutTheExtendedCommandsNeverGetsThem() {
         let host = Host()
         var controller = Self.controller(sets: 2, extendedScanning: false)
