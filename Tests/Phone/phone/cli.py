@@ -31,7 +31,7 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--state', metavar='DIR', help='keep phone identities (server names, IRKs) in DIR across runs')
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
     parser.add_argument('--advertising-sets', type=int, nargs='?', const=2, default=0, metavar='N',
-                        help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed, extended scanning unknown)')
+                        help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed; extended scanning only with --extended-scanning)')
     variant = parser.add_argument_group('the head unit controller (real chips differ here; Tests/Phone/README.md)')
     variant.add_argument('--no-key-size-command', action='store_true', help='no Read Encryption Key Size (answered Unknown HCI Command), as Bumble\'s own controller')
     variant.add_argument('--ll-privacy', action='store_true', help='LL Privacy: a working resolving list, LE Read Resolving List Size')

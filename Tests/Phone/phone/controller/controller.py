@@ -162,7 +162,7 @@ class CorrectedController(bumble_controller.Controller):
         self.le_features = variant.le_features()
         self.supported_commands = variant.commands()
         # How many advertising sets it has (advertising_sets.py); 0: legacy
-        # advertising only. Extended scanning stays unknown either way.
+        # advertising only. Extended scanning is the variant's (extended_scanning).
         self.advertising_set_count = int(advertising_sets)
         if advertising_sets:
             self.le_features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
@@ -443,8 +443,9 @@ class CorrectedController(bumble_controller.Controller):
         """Corrections to Bumble's advertising reports:
         - a scan response report carries the advertiser's scan response data
           (Bumble repeats the advertising data), and only an active scan gets one;
-        - reports are legacy reports (the controller does not claim extended
-          advertising, so a legacy-scanning host never gets extended reports);
+        - reports follow the command that enabled the scan: legacy reports for
+          LE Set Scan Enable, LE Extended Advertising Reports for LE Set Extended
+          Scan Enable (Bumble goes by the feature bit);
         - duplicate filtering and the filter accept list policy are honoured;
         - an advertiser whose filter policy limits scan requests to its filter
           accept list answers only a scanner listed there (Bumble ignores the
