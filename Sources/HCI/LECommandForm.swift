@@ -102,12 +102,7 @@ extension HCICommand {
         w.u8(0x01) // initiating PHYs: LE 1M
         w.u16(scanInterval)
         w.u16(scanWindow)
-        w.u16(p.intervalMin)
-        w.u16(p.intervalMax)
-        w.u16(p.peripheralLatency)
-        w.u16(p.supervisionTimeout)
-        w.u16(0) // min CE length
-        w.u16(0) // max CE length
+        appendConnectionParameters(p, to: &w)
         return HCICommand(.leExtendedCreateConnection, w.bytes)
     }
 }
