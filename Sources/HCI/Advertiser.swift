@@ -14,18 +14,21 @@ import BluetoothCore
 /// Only what differs is sent: going slow after the first 30 s is disable,
 /// parameters, enable.
 ///
-/// How depends on the controller. One whose Supported Commands list the
-/// advertising-set commands has said at bring-up how many sets it has (LE
-/// Read Number of Supported Advertising Sets, in `ControllerInfo`); with enough for the advertisement's
+/// How depends on the controller's command form (`LECommandForm`). One
+/// whose Supported Commands list the advertising-set commands and the
+/// extended scanning and initiating commands has said at bring-up how many
+/// sets it has (LE Read Number of Supported Advertising Sets, in
+/// `ControllerInfo`); with enough for the advertisement's
 /// payloads (the Settings accessory and NotifBridge: two) each payload
 /// gets a set of its own, every set sending legacy ADV_IND PDUs from our
 /// identity address, all enabled together. With one set, or legacy
 /// advertising only, the advertisement's combined payload goes on air
 /// alone (through the one set, or the legacy commands). Either way a
-/// scanner hears one name: every payload carries the same. Once the
-/// controller has answered the set commands, the legacy advertising
-/// commands are never sent to it (Core Vol 4 Part E 3.1.1 lets it refuse
-/// the mix), and the other way round.
+/// scanner hears one name: every payload carries the same. A controller
+/// with sets but without extended scanning and initiating gets the legacy
+/// commands and the combined payload: the host scans and connects the
+/// legacy way there, and Core Vol 4 Part E 3.1.1 lets a controller refuse
+/// legacy and set commands mixed.
 ///
 /// A secure peripheral link pauses it. A connection alone does not: the
 /// controller stops the advertising (or the set) the connection came from
@@ -372,14 +375,13 @@ public struct Advertiser {
         }
     }
 
-    /// Sets where the controller has them (bring-up counted them), the
-    /// legacy commands otherwise: a controller that lists the set commands
-    /// but could not say how many it has advertises the legacy way.
+    /// Sets where the controller's command form is the extended one
+    /// (`LECommandForm`: sets, counted at bring-up, and extended scanning
+    /// and initiating), the legacy commands otherwise, so the advertising
+    /// never mixes with the host's scanning and connecting.
     static func commands(for info: ControllerInfo, wanted: Int) -> Commands {
-        guard info.supportsAdvertisingSets, let count = info.advertisingSets, count > 0 else {
-            if info.supportsAdvertisingSets {
-                Log.info("adv", "number of advertising sets unknown; legacy advertising")
-            }
+        guard case .extended(let count) = info.commandForm else {
+            if let why = info.legacyFormReason { Log.info("adv", why + "; legacy advertising, one combined payload") }
             return .legacy
         }
         Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s"); "

@@ -66,13 +66,19 @@ extension HCICommand {
         w.u8(peer.kind.rawValue)
         w.append(peer.littleEndianBytes)
         w.u8(ownAddressType)
+        appendConnectionParameters(p, to: &w)
+        return HCICommand(.leCreateConnection, w.bytes)
+    }
+
+    /// Interval min/max, latency, supervision timeout, min/max CE length (0):
+    /// the layout every connection and initiating command ends with.
+    static func appendConnectionParameters(_ p: ConnectionParameters, to w: inout ByteWriter) {
         w.u16(p.intervalMin)
         w.u16(p.intervalMax)
         w.u16(p.peripheralLatency)
         w.u16(p.supervisionTimeout)
         w.u16(0) // min CE length
         w.u16(0) // max CE length
-        return HCICommand(.leCreateConnection, w.bytes)
     }
 
     public static func leCreateConnectionCancel() -> HCICommand { HCICommand(.leCreateConnectionCancel) }
@@ -95,12 +101,7 @@ extension HCICommand {
     private static func connectionParameterFields(_ handle: ConnectionHandle, _ p: ConnectionParameters) -> [UInt8] {
         var w = ByteWriter(capacity: 14)
         w.u16(handle.value)
-        w.u16(p.intervalMin)
-        w.u16(p.intervalMax)
-        w.u16(p.peripheralLatency)
-        w.u16(p.supervisionTimeout)
-        w.u16(0)
-        w.u16(0)
+        appendConnectionParameters(p, to: &w)
         return w.bytes
     }
 

@@ -10,7 +10,8 @@ import BluetoothCore
 ///       [→ LE Read Number of Supported Advertising Sets] → ready
 ///
 /// The bracketed steps run only when Supported_Commands lists their
-/// command; a controller that refuses one of them still comes up, with
+/// command (the set count also needs the extended scanning and initiating
+/// commands, see `wanted`); a controller that refuses one of them still comes up, with
 /// that size unknown (nil), since nothing there is needed to work.
 ///
 /// Fed the result of the current step's command, it checks the status and
@@ -164,10 +165,23 @@ public struct ControllerBringUp {
     /// skipping those whose command the controller does not list.
     private func after(_ step: Step) -> Step? {
         var next = following(step)
-        while let candidate = next, let needed = candidate.needs, !controller.supports(needed) {
+        while let candidate = next, !wanted(candidate) {
             next = following(candidate)
         }
         return next
+    }
+
+    /// Whether an optional step runs: its command is listed, and the set
+    /// count is asked only where the head unit will drive the sets.
+    /// LE Read Number of Supported Advertising Sets is itself an extended
+    /// command (Core Vol 4 Part E 3.1.1): asking a controller that cannot
+    /// also scan and connect the extended way would commit it to the
+    /// extended form and have it refuse the legacy commands the head unit
+    /// uses there (LECommandForm).
+    private func wanted(_ step: Step) -> Bool {
+        guard let needed = step.needs else { return true }
+        if step == .readAdvertisingSets, !controller.supportsExtendedScanningAndInitiating { return false }
+        return controller.supports(needed)
     }
 
     private func following(_ step: Step) -> Step? {

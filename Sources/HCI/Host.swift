@@ -72,6 +72,9 @@ public final class Host {
     public private(set) var connectingTo: BluetoothAddress?
     /// Our advertising: what the owner asked for and where it stands.
     public private(set) var advertiser = Advertiser()
+    /// Legacy or extended advertising, scanning and connecting: chosen once
+    /// per bring-up from the controller's description, never mixed.
+    public private(set) var commandForm = LECommandForm.legacy
 
     /// The scan the owner asked for, kept to resume it after a pause for
     /// the resolving list (which must not change while the controller scans).
@@ -237,16 +240,26 @@ public final class Host {
         }
     }
 
+    /// Scans, in the controller's command form. Only once the controller is
+    /// ready: before that the form is not known, and a legacy command in
+    /// the middle of bring-up could commit a strict controller to the
+    /// legacy form (Core Vol 4 Part E 3.1.1). The owner scans on `.ready`.
     public func startScanning(active: Bool, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, filterDuplicates: Bool = false) {
+        guard isReady else {
+            Log.debug("hci", "scan not started: the controller is not ready")
+            return
+        }
         if scanPausedForLists != nil {
             // Resumed with these settings once the lists are programmed.
             scanPausedForLists = ScanSettings(active: active, interval: interval, window: window, filterDuplicates: filterDuplicates)
             return
         }
         lastScan = ScanSettings(active: active, interval: interval, window: window, filterDuplicates: filterDuplicates)
-        if isScanning { send(.leSetScanEnable(false, filterDuplicates: false)) }
-        send(.leSetScanParameters(active: active, interval: interval, window: window))
-        send(.leSetScanEnable(true, filterDuplicates: filterDuplicates)) { [unowned(unsafe) self] result in
+        if isScanning { send(scanEnable(false, filterDuplicates: false)) }
+        send(commandForm.isExtended
+            ? .leSetExtendedScanParameters(active: active, interval: interval, window: window)
+            : .leSetScanParameters(active: active, interval: interval, window: window))
+        send(scanEnable(true, filterDuplicates: filterDuplicates)) { [unowned(unsafe) self] result in
             if result.status.isSuccess { self.isScanning = true }
         }
     }
@@ -255,7 +268,13 @@ public final class Host {
         scanPausedForLists = nil
         guard isScanning else { return }
         isScanning = false
-        send(.leSetScanEnable(false, filterDuplicates: false))
+        send(scanEnable(false, filterDuplicates: false))
+    }
+
+    /// LE Set (Extended) Scan Enable, in the controller's command form.
+    private func scanEnable(_ enable: Bool, filterDuplicates: Bool) -> HCICommand {
+        commandForm.isExtended ? .leSetExtendedScanEnable(enable, filterDuplicates: filterDuplicates)
+            : .leSetScanEnable(enable, filterDuplicates: filterDuplicates)
     }
 
     /// Starts an LE connection as central. Scanning stops first: many
@@ -265,9 +284,17 @@ public final class Host {
             Log.warning("hci", "connect to \(peer) ignored: a connection to \(connectingTo!) is being set up")
             return
         }
+        guard isReady else {
+            // As for a scan: the command form is not known yet.
+            Log.info("hci", "connect to \(peer) refused: the controller is not ready")
+            return emit(.connectionFailed(peer: peer, status: .commandDisallowed))
+        }
         stopScanning()
         connectingTo = peer
-        send(.leCreateConnection(peer: peer, parameters: parameters)) { [unowned(unsafe) self] result in
+        let command: HCICommand = commandForm.isExtended
+            ? .leExtendedCreateConnection(peer: peer, parameters: parameters)
+            : .leCreateConnection(peer: peer, parameters: parameters)
+        send(command) { [unowned(unsafe) self] result in
             let status = result.status
             if !status.isSuccess, self.connectingTo == peer {
                 self.connectingTo = nil
@@ -277,7 +304,7 @@ public final class Host {
     }
 
     /// Cancels a connection attempt; `.connectionFailed` follows (status 0x02)
-    /// unless the link came up first.
+    /// unless the link came up first. One command for both forms (7.8.13).
     public func cancelConnect() {
         guard connectingTo != nil else { return }
         send(.leCreateConnectionCancel())
@@ -641,6 +668,7 @@ public final class Host {
         // A reset controller forgets its advertising too.
         advertiser.controllerLost()
         controller = ControllerInfo()
+        commandForm = .legacy
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1
         let machine = ControllerBringUp()
@@ -671,6 +699,7 @@ public final class Host {
 
     private func controllerReady(_ info: ControllerInfo) {
         controller = info
+        commandForm = info.commandForm
         aclCredits = info.aclBufferCount
         isReady = true
         // Before `.ready` reaches the owner: our identity address goes to
@@ -678,7 +707,7 @@ public final class Host {
         advertiser.controllerReady(info, now: now)
         pumpAdvertiser()
         recoveryBackoff = configuration.recoveryBackoffMilliseconds
-        Log.info("hci", "controller \(info.address) ready: Bluetooth \(info.versionName), manufacturer 0x\(hex(info.manufacturer, digits: 4)), LE ACL \(info.aclBufferCount) x \(info.aclDataLength) bytes")
+        Log.info("hci", "controller \(info.address) ready: Bluetooth \(info.versionName), manufacturer 0x\(hex(info.manufacturer, digits: 4)), LE ACL \(info.aclBufferCount) x \(info.aclDataLength) bytes, \(commandForm)")
         emit(.ready(info))
     }
 

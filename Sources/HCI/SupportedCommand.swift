@@ -27,6 +27,9 @@ public enum SupportedCommand: CaseIterable, CustomStringConvertible {
     case leSetExtendedScanResponseData
     case leSetExtendedAdvertisingEnable
     case leReadNumberOfSupportedAdvertisingSets
+    case leSetExtendedScanParameters
+    case leSetExtendedScanEnable
+    case leExtendedCreateConnection
     case leReadBufferSizeV2
 
     /// Octet and bit in the Supported_Commands mask.
@@ -50,6 +53,9 @@ public enum SupportedCommand: CaseIterable, CustomStringConvertible {
         case .leSetExtendedScanResponseData: return (36, 4)
         case .leSetExtendedAdvertisingEnable: return (36, 5)
         case .leReadNumberOfSupportedAdvertisingSets: return (36, 7)
+        case .leSetExtendedScanParameters: return (37, 5)
+        case .leSetExtendedScanEnable: return (37, 6)
+        case .leExtendedCreateConnection: return (37, 7)
         case .leReadBufferSizeV2: return (41, 5)
         }
     }
@@ -74,6 +80,9 @@ public enum SupportedCommand: CaseIterable, CustomStringConvertible {
         case .leSetExtendedScanResponseData: return .leSetExtendedScanResponseData
         case .leSetExtendedAdvertisingEnable: return .leSetExtendedAdvertisingEnable
         case .leReadNumberOfSupportedAdvertisingSets: return .leReadNumberOfSupportedAdvertisingSets
+        case .leSetExtendedScanParameters: return .leSetExtendedScanParameters
+        case .leSetExtendedScanEnable: return .leSetExtendedScanEnable
+        case .leExtendedCreateConnection: return .leExtendedCreateConnection
         case .leReadBufferSizeV2: return .leReadBufferSizeV2
         }
     }

@@ -15,12 +15,15 @@ import Testing
     let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1)
 
     /// A controller whose Supported Commands list the set commands (octet
-    /// 36, bits 1–5 and 7) and that said at bring-up it has `count` sets
+    /// 36, bits 1–5 and 7) and extended scanning and initiating (octet 37,
+    /// bits 5–7: without them the head unit advertises the legacy way,
+    /// LECommandFormTests), and that said at bring-up it has `count` sets
     /// (nil: it could not say).
     static func withSets(_ count: Int? = 2) -> ControllerInfo {
         var info = ControllerInfo()
         info.supportedCommands = [UInt8](repeating: 0, count: 64)
         info.supportedCommands[36] = 0b1011_1110
+        info.supportedCommands[37] = 0b1110_0000
         info.advertisingSets = count
         return info
     }

@@ -85,11 +85,16 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
         #expect(info.aclDataLength == 251 && info.aclBufferCount == 12)
     }
 
+    /// The set count is asked only with these (LECommandFormTests).
+    static let extendedScanning: [SupportedCommand] = [.leSetExtendedScanParameters, .leSetExtendedScanEnable,
+                                                       .leExtendedCreateConnection]
+
     /// A controller that lists the size commands is asked for each, in
     /// order, after the LE features; the sizes are in the description.
     @Test func theListSizesAndAdvertisingSetsAreReadWhenTheControllerHasTheCommands() {
         var controller = ScriptedController()
-        for command: SupportedCommand in [.leReadFilterAcceptListSize, .leReadResolvingListSize, .leReadNumberOfSupportedAdvertisingSets] {
+        for command: SupportedCommand in [.leReadFilterAcceptListSize, .leReadResolvingListSize, .leReadNumberOfSupportedAdvertisingSets]
+            + Self.extendedScanning {
             controller.set(command, supported: true)
         }
         (controller.filterAcceptListSize, controller.resolvingListSize, controller.advertisingSets) = (2, 1, 4)
@@ -113,6 +118,7 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
         for command: SupportedCommand in [.leReadFilterAcceptListSize, .leReadResolvingListSize, .leReadNumberOfSupportedAdvertisingSets] {
             controller.set(command, supported: command != lacking)
         }
+        for command in Self.extendedScanning { controller.set(command, supported: true) }
         let (sent, progress) = run(controller)
         #expect(!sent.map(\.opcode).contains(lacking.opcode))
         #expect(sent.count == bringUpSequence.count + 2)

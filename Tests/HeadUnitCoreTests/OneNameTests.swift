@@ -14,6 +14,8 @@ import Testing
         try settingsRig(settings: settings) { rig in
             if sets > 0 {
                 rig.controller.supportedCommands[36] = 0b1011_1110
+                // Extended scanning and initiating too: sets are used only then (LECommandForm).
+                rig.controller.supportedCommands[37] = 0b1110_0000
                 rig.controller.advertisingSets = sets
             }
         }.0

@@ -14,8 +14,10 @@ enum ControllerVariant: String, CaseIterable, CustomTestStringConvertible, Senda
     case smallLists
     /// One advertising set: the head unit's one combined payload on it.
     case oneAdvertisingSet
-    /// Two advertising sets: the Settings and NotifBridge payloads each on
-    /// its own, with the same name.
+    /// Two advertising sets and extended scanning: the Settings and
+    /// NotifBridge payloads each on a set of its own, with the same name
+    /// (with sets but no extended scanning the head unit advertises the
+    /// legacy way, so as never to mix the two kinds of command).
     case twoAdvertisingSets
 
     var testDescription: String { rawValue }
@@ -27,7 +29,7 @@ enum ControllerVariant: String, CaseIterable, CustomTestStringConvertible, Senda
         case .llPrivacyOff: return []
         case .smallLists: return ["--ll-privacy", "--accept-list-size", "1", "--resolving-list-size", "1"]
         case .oneAdvertisingSet: return ["--advertising-sets", "1"]
-        case .twoAdvertisingSets: return ["--advertising-sets", "2"]
+        case .twoAdvertisingSets: return ["--advertising-sets", "2", "--extended-scanning"]
         }
     }
 

@@ -7,10 +7,12 @@ import BluetoothCore
 /// also advertises as its static identity: between reads the owner starts,
 /// slows, stops or restricts advertising and answers LTK requests, so the
 /// input's Command Completes, connections as peripheral and disconnections
-/// drive the Advertiser, on a controller with legacy advertising or with
-/// advertising sets (chosen by the input). Every advertising command it
-/// sends is well formed, it never mixes legacy advertising and set
-/// commands, and it never leaves a deadline in the past.
+/// drive the Advertiser, on a controller with legacy advertising only, with
+/// advertising sets, or with sets and extended scanning and initiating
+/// (chosen by the input); the owner also scans and connects. Every
+/// advertising, scanning and initiating command it sends is well formed,
+/// it never mixes the legacy ones with the set and extended ones, and it
+/// never leaves a deadline in the past.
 enum H4Target {
     static let target = FuzzTarget(name: "h4", run: run, seeds: seeds)
 
@@ -50,7 +52,8 @@ enum H4Target {
         invariant(accounted == data.count, "framer lost or invented bytes: \(accounted) of \(data.count)")
 
         var now = Instant(milliseconds: 1_000)
-        let host = ReadyHost.make(now: now, sets: random.below(2) == 0)
+        let controller = random.below(3)
+        let host = ReadyHost.make(now: now, sets: controller > 0, extendedScanning: controller == 2)
         host.setIdentityAddress(identity)
         host.startAdvertising(advertisement)
         var kinds = AdvertisingKinds()
@@ -67,13 +70,14 @@ enum H4Target {
                 // Traffic of our own keeps ACL flow control busy.
                 host.sendL2CAP(H4.l2cap(channel: 0x0004, [UInt8](repeating: 0x0A, count: random.below(70))), on: ReadyHost.link)
             }
-            if random.below(5) == 0 { owner(host, random.below(9)) }
+            if random.below(5) == 0 { owner(host, random.below(11)) }
             drain(host, now: now, kinds: &kinds)
         }
     }
 
-    /// Which advertising commands one host life has sent: legacy or set
-    /// commands, never both (Core Vol 4 Part E 3.1.1).
+    /// Which advertising, scanning and initiating commands one host life
+    /// has sent: legacy or set and extended commands, never both (Core Vol
+    /// 4 Part E 3.1.1).
     struct AdvertisingKinds {
         var legacy = false
         var sets = false
@@ -88,7 +92,10 @@ enum H4Target {
         combined: AdvertisingPayload.combined(name: "NavigationNotifier", soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!],
                                               service: bridgeService))
 
-    /// What the owner of a peripheral head unit asks of the host.
+    /// A phone the owner connects to as central.
+    static let phone = BluetoothAddress("5B:01:02:03:04:05", kind: .random)!
+
+    /// What the owner of a head unit asks of the host.
     static func owner(_ host: Host, _ choice: Int) {
         let handle = host.links.keys.sorted().last ?? ReadyHost.link
         switch choice {
@@ -101,6 +108,8 @@ enum H4Target {
         case 5: host.replyToLongTermKeyRequest(handle, ltk: [UInt8](repeating: 0x33, count: 16))
         case 6: host.refuseLongTermKeyRequest(handle)
         case 7: host.peripheralLinkSecured(handle)
+        case 8: host.connect(to: phone)
+        case 9: host.cancelConnect()
         default: host.startScanning(active: true)
         }
     }
@@ -108,13 +117,21 @@ enum H4Target {
     /// An advertising command as the specification lays it out.
     static func checkAdvertising(_ command: HCICommand, kinds: inout AdvertisingKinds) {
         let p = command.parameters
-        let legacy: [HCIOpcode] = [.leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData, .leSetAdvertisingEnable]
+        let legacy: [HCIOpcode] = [.leSetAdvertisingParameters, .leSetAdvertisingData, .leSetScanResponseData, .leSetAdvertisingEnable,
+                                   .leSetScanParameters, .leSetScanEnable, .leCreateConnection]
         let sets: [HCIOpcode] = [.leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingParameters, .leSetExtendedAdvertisingData,
-                                 .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable]
+                                 .leSetExtendedScanResponseData, .leSetExtendedAdvertisingEnable, .leReadNumberOfSupportedAdvertisingSets,
+                                 .leSetExtendedScanParameters, .leSetExtendedScanEnable, .leExtendedCreateConnection]
         if legacy.contains(command.opcode) { kinds.legacy = true }
         if sets.contains(command.opcode) { kinds.sets = true }
-        invariant(!(kinds.legacy && kinds.sets), "legacy advertising and set commands mixed (\(command.opcode))")
+        invariant(!(kinds.legacy && kinds.sets), "legacy and set/extended commands mixed (\(command.opcode))")
         switch command.opcode {
+        case .leSetExtendedScanParameters:
+            invariant(p.count == 8 && p[2] == 0x01 && p[3] <= 1, "extended scan parameters \(p)")
+        case .leSetExtendedScanEnable:
+            invariant(p.count == 6 && p[0] <= 1 && p[1] <= 1 && p[2...].allSatisfy { $0 == 0 }, "extended scan enable \(p)")
+        case .leExtendedCreateConnection:
+            invariant(p.count == 26 && p[0] == 0 && p[9] == 0x01, "extended create connection \(p)")
         case .leSetExtendedAdvertisingParameters:
             invariant(p.count == 25 && p[0] < 2 && p[1] == 0x13 && p[2] == 0, "set parameters \(p)")
             let min = Int(p[3]) | Int(p[4]) << 8 | Int(p[5]) << 16, max = Int(p[6]) | Int(p[7]) << 8 | Int(p[8]) << 16
@@ -155,6 +172,8 @@ enum H4Target {
                     invariant(false, "malformed command sent")
                     return
                 }
+                // HCI Reset ends the controller's memory of what was used (3.1.1).
+                if command.opcode == .reset { kinds = AdvertisingKinds() }
                 checkAdvertising(command, kinds: &kinds)
             case .aclData:
                 guard let acl = ACLPacket(body: packet.body) else {

@@ -8,8 +8,9 @@ enum ReadyHost {
     static let peer = BluetoothAddress("4A:11:22:33:44:55", kind: .random)!
 
     /// `sets`: the controller lists the advertising-set commands (octet 36)
-    /// and has two sets.
-    static func make(now: Instant, sets: Bool = false) -> Host {
+    /// and has two sets; `extendedScanning`: also LE Set Extended Scan
+    /// Parameters / Enable and LE Extended Create Connection (octet 37).
+    static func make(now: Instant, sets: Bool = false, extendedScanning: Bool = false) -> Host {
         let host = Host()
         host.start(now: now)
         var rounds = 0
@@ -19,6 +20,10 @@ enum ReadyHost {
                 guard packet.type == .command, let command = HCICommand(body: packet.body) else { continue }
                 var reply = answer(to: command.opcode)
                 if sets, command.opcode == .readLocalSupportedCommands { reply[1 + 36] = 0b1011_1110 }
+                if extendedScanning, command.opcode == .readLocalSupportedCommands { reply[1 + 37] = 0b1110_0000 }
+                // The set count is itself an extended command (Core Vol 4 Part E 3.1.1).
+                invariant(command.opcode != .leReadNumberOfSupportedAdvertisingSets || (sets && extendedScanning),
+                          "the set count asked of a controller the head unit drives the legacy way")
                 host.receive(H4.commandComplete(command.opcode, returning: reply), now: now)
             }
         }

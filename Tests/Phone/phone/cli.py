@@ -31,12 +31,14 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument('--state', metavar='DIR', help='keep phone identities (server names, IRKs) in DIR across runs')
     parser.add_argument('--link-loss-delay', type=float, help='seconds until a lost link is noticed (default: the supervision timeout)')
     parser.add_argument('--advertising-sets', type=int, nargs='?', const=2, default=0, metavar='N',
-                        help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed, extended scanning unknown)')
+                        help='the head unit controller also has N advertising sets (2 without N; 0, the default: legacy advertising only; LE Extended Advertising claimed; extended scanning only with --extended-scanning)')
     variant = parser.add_argument_group('the head unit controller (real chips differ here; Tests/Phone/README.md)')
     variant.add_argument('--no-key-size-command', action='store_true', help='no Read Encryption Key Size (answered Unknown HCI Command), as Bumble\'s own controller')
     variant.add_argument('--ll-privacy', action='store_true', help='LL Privacy: a working resolving list, LE Read Resolving List Size')
     variant.add_argument('--accept-list-size', type=int, default=8, metavar='N', help='filter accept list entries (default 8)')
     variant.add_argument('--resolving-list-size', type=int, default=8, metavar='N', help='resolving list entries with --ll-privacy (default 8)')
+    variant.add_argument('--extended-scanning', action='store_true', help='LE Set Extended Scan Parameters / Enable and LE Extended Create Connection on LE 1M (extended reports)')
+    variant.add_argument('--no-mixing', action='store_true', help='refuse legacy and extended advertising/scanning/initiating commands mixed with Command Disallowed until HCI_Reset (Core Vol 4 Part E 3.1.1)')
     parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
     parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
     parser.add_argument('--exit-on-eof', action='store_true', help='quit when stdin closes (default: keep running until quit or SIGTERM)')
@@ -57,6 +59,8 @@ def controller_variant(arguments: argparse.Namespace) -> ControllerVariant:
         ll_privacy=arguments.ll_privacy,
         accept_list_size=arguments.accept_list_size,
         resolving_list_size=arguments.resolving_list_size,
+        extended_scanning=arguments.extended_scanning,
+        no_mixing=arguments.no_mixing,
     )
 
 

@@ -192,10 +192,12 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
     acl_size = 27
     # The head unit's controller (capabilities.ControllerVariant; None: the default).
     controller_variant = None
+    # Its advertising sets (advertising_sets.py; 0: legacy advertising only).
+    advertising_sets = 0
 
     async def asyncSetUp(self) -> None:
         variant = {'controller_variant': self.controller_variant} if self.controller_variant else {}
-        self.sim = Simulator(acl_size=self.acl_size, link_loss_delay=0.2, **variant)
+        self.sim = Simulator(acl_size=self.acl_size, link_loss_delay=0.2, advertising_sets=self.advertising_sets, **variant)
         self.port = await self.sim.start(0)
         self.violations = []
 

@@ -19,7 +19,8 @@ These commands are only supported by a controller created with
 Extended Advertising feature and has N sets: LE Read Number of Supported
 Advertising Sets answers N, and parameters for one more set are refused with
 Memory Capacity Exceeded); extended scanning and the extended create
-connection stay unknown there. N = 1 is a controller with one set, as many
+connection stay unknown there unless the controller variant has
+`extended_scanning` (`--extended-scanning`). N = 1 is a controller with one set, as many
 have; 0 (the default) one with legacy advertising only.
 
 Several sets may advertise from the same address (a head unit gives every set

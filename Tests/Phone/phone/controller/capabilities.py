@@ -106,6 +106,38 @@ RESOLVING_LIST_COMMANDS: frozenset[int] = frozenset(
     }
 )
 
+# Extended scanning and initiating (Core spec Vol 4, Part E, 7.8.64-66) on LE 1M,
+# implemented in controller.py (Bumble's keep neither scan type nor interval and
+# never report in the extended format the host asked for).
+EXTENDED_SCANNING_COMMANDS: frozenset[int] = frozenset(
+    {
+        hci.HCI_LE_SET_EXTENDED_SCAN_PARAMETERS_COMMAND,
+        hci.HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND,
+        hci.HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND,
+    }
+)
+
+# Core spec Vol 4, Part E, 3.1.1: once the host has used one group since HCI_Reset,
+# a controller may answer any command of the other with Command Disallowed.
+# Legacy: LE Set Advertising Parameters .. LE Create Connection (0x2006-0x200D,
+# LE Read Advertising Physical Channel Tx Power included). Extended: LE Set
+# Advertising Set Random Address .. LE Read Periodic Advertiser List Size
+# (0x2035-0x204A): the set commands, LE Read Maximum Advertising Data Length, LE
+# Read Number of Supported Advertising Sets, periodic advertising and sync,
+# extended scanning and LE Extended Create Connection. LE Create Connection Cancel
+# and LE Set Random Address belong to neither.
+LEGACY_ADVERTISING_GROUP: frozenset[int] = frozenset(range(0x2006, 0x200E))
+EXTENDED_ADVERTISING_GROUP: frozenset[int] = frozenset(range(0x2035, 0x204B))
+
+
+def advertising_group(opcode: int) -> str | None:
+    """'legacy', 'extended', or None for a command of neither group (3.1.1)."""
+    if opcode in LEGACY_ADVERTISING_GROUP:
+        return 'legacy'
+    if opcode in EXTENDED_ADVERTISING_GROUP:
+        return 'extended'
+    return None
+
 
 @dataclasses.dataclass(frozen=True)
 class ControllerVariant:
@@ -120,6 +152,12 @@ class ControllerVariant:
     ll_privacy: bool = False
     accept_list_size: int = FILTER_ACCEPT_LIST_SIZE
     resolving_list_size: int = RESOLVING_LIST_SIZE
+    # LE Set Extended Scan Parameters / Enable and LE Extended Create Connection
+    # (and the LE Extended Advertising feature bit they come with).
+    extended_scanning: bool = False
+    # Refuse legacy and extended advertising, scanning and initiating commands
+    # mixed (3.1.1) with Command Disallowed until HCI_Reset, as real chips do.
+    no_mixing: bool = False
 
     def commands(self, base: frozenset[int] = SUPPORTED_COMMANDS) -> frozenset[int]:
         commands = set(base)
@@ -127,10 +165,15 @@ class ControllerVariant:
             commands.discard(hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND)
         if self.ll_privacy:
             commands |= RESOLVING_LIST_COMMANDS
+        if self.extended_scanning:
+            commands |= EXTENDED_SCANNING_COMMANDS
         return frozenset(commands)
 
     def le_features(self, base: hci.LeFeatureMask = LE_FEATURES) -> hci.LeFeatureMask:
-        return base | hci.LeFeatureMask.LL_PRIVACY if self.ll_privacy else base
+        features = base | hci.LeFeatureMask.LL_PRIVACY if self.ll_privacy else base
+        if self.extended_scanning:
+            features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+        return features
 
 
 def supported_commands_bitmap(commands: frozenset[int] = SUPPORTED_COMMANDS) -> bytes:

@@ -35,6 +35,7 @@ COMMAND_DISALLOWED = 0x0C
 INVALID_HCI_COMMAND_PARAMETERS = 0x12
 CONNECTION_TERMINATED_BY_LOCAL_HOST = 0x16
 CONNECTION_FAILED_TO_BE_ESTABLISHED = 0x3E
+UNSUPPORTED_FEATURE = 0x11
 UNSPECIFIED_ERROR = 0x1F
 
 # Reasons a host may give in HCI_Disconnect (Core spec Vol 4, Part E, 7.1.6).
@@ -44,6 +45,8 @@ PHY_1M = 1
 PHY_2M = 2
 
 SUBEVENT_LE_READ_LOCAL_P256_PUBLIC_KEY_COMPLETE = 0x08
+SUBEVENT_LE_EXTENDED_ADVERTISING_REPORT = 0x0D
+SUBEVENT_LE_SCAN_TIMEOUT = 0x11
 SUBEVENT_LE_GENERATE_DHKEY_COMPLETE = 0x09
 
 # Time a link-layer procedure (version exchange, PHY or data length update) takes:
@@ -92,6 +95,45 @@ def _accepts(advertiser, controller, address: hci.Address, requests: int) -> boo
     return (identity or address) in getattr(controller, 'filter_accept_list', ())
 
 
+@dataclasses.dataclass
+class PendingConnection:
+    """An LE Extended Create Connection as the initiator uses it: the fields of an
+    LE Create Connection, with the LE 1M parameters."""
+
+    peer_address: hci.Address
+    initiator_filter_policy: int
+    own_address_type: int
+    connection_interval_max: int
+    max_latency: int
+    supervision_timeout: int
+
+
+# Legacy advertising report Event_Type -> Event_Type bits of an LE Extended
+# Advertising Report for the same legacy PDU (Core spec Vol 4, Part E, 7.7.65.13).
+_EXTENDED_EVENT_TYPES = {
+    hci.HCI_LE_Advertising_Report_Event.EventType.ADV_IND: 0x13,
+    hci.HCI_LE_Advertising_Report_Event.EventType.ADV_DIRECT_IND: 0x15,
+    hci.HCI_LE_Advertising_Report_Event.EventType.ADV_SCAN_IND: 0x12,
+    hci.HCI_LE_Advertising_Report_Event.EventType.ADV_NONCONN_IND: 0x10,
+    hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP: 0x1B,
+}
+
+
+def _extended_report(event_type: int, address_type: int, address: hci.Address, data: bytes, rssi: int) -> bytes:
+    """One report of a legacy PDU in an LE Extended Advertising Report: primary PHY
+    LE 1M, no secondary PHY, no SID (0xFF), TX power unknown (0x7F), no periodic
+    advertising, no direct address."""
+    return (
+        bytes([1])
+        + struct.pack('<HB', _EXTENDED_EVENT_TYPES[event_type], address_type)
+        + bytes(address.address_bytes)
+        + struct.pack('<BBBbbHB', PHY_1M, 0, 0xFF, 0x7F, rssi, 0, 0)
+        + bytes(6)
+        + bytes([len(data)])
+        + bytes(data)
+    )
+
+
 def raw_event(code: int, parameters: bytes) -> hci.HCI_CustomPacket:
     return hci.HCI_CustomPacket(bytes([hci.HCI_EVENT_PACKET, code, len(parameters)]) + parameters)
 
@@ -120,7 +162,7 @@ class CorrectedController(bumble_controller.Controller):
         self.le_features = variant.le_features()
         self.supported_commands = variant.commands()
         # How many advertising sets it has (advertising_sets.py); 0: legacy
-        # advertising only. Extended scanning stays unknown either way.
+        # advertising only. Extended scanning is the variant's (extended_scanning).
         self.advertising_set_count = int(advertising_sets)
         if advertising_sets:
             self.le_features |= hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
@@ -153,6 +195,14 @@ class CorrectedController(bumble_controller.Controller):
         self.link_states: dict[int, LinkState] = {}
         self._reported: set[tuple[str, int, bytes]] = set()
         self._p256_key = None
+        # Core spec Vol 4, Part E, 3.1.1 with variant.no_mixing: the group of
+        # advertising, scanning and initiating commands ('legacy' or 'extended')
+        # the host has used since HCI_Reset.
+        self.advertising_group: str | None = None
+        # Scanning enabled with LE Set Extended Scan Enable reports in the extended
+        # format (LE Extended Advertising Report), with the legacy command in the legacy one.
+        self.extended_reports = False
+        self._scan_timeout = None
 
     # ======================================================================
     # Command dispatch
@@ -180,6 +230,11 @@ class CorrectedController(bumble_controller.Controller):
             logger.info('[%s] unknown command 0x%04X (%s)', self.name, opcode, command.name)
             self._answer_status(opcode, UNKNOWN_HCI_COMMAND)
             return
+        if not self._group_allowed(opcode):
+            logger.info('[%s] %s refused: %s commands were used since HCI_Reset', self.name, command.name,
+                        self.advertising_group)
+            self._answer_status(opcode, COMMAND_DISALLOWED)
+            return
         try:
             raw_handler = self._raw_handlers.get(opcode)
             if raw_handler is not None:
@@ -189,6 +244,18 @@ class CorrectedController(bumble_controller.Controller):
         except Exception:  # noqa: BLE001 - keep the controller alive, tell the host
             logger.exception('[%s] command 0x%04X failed', self.name, opcode)
             self._answer_status(opcode, UNSPECIFIED_ERROR)
+
+    def _group_allowed(self, opcode: int) -> bool:
+        """With variant.no_mixing, the first legacy or extended advertising, scanning
+        or initiating command after HCI_Reset decides the group; a command of the
+        other is refused (Core spec Vol 4, Part E, 3.1.1), as real chips and
+        Android's rootcanal do. Bumble lets the host mix them."""
+        group = capabilities.advertising_group(opcode)
+        if not self.variant.no_mixing or group is None:
+            return True
+        if self.advertising_group is None:
+            self.advertising_group = group
+        return group == self.advertising_group
 
     def _answer_status(self, opcode: int, status: int) -> None:
         """Command Status for commands answered that way, Command Complete otherwise."""
@@ -251,6 +318,11 @@ class CorrectedController(bumble_controller.Controller):
         self.suggested_max_tx_time = capabilities.MIN_DATA_TIME
         self._reported.clear()
         self._p256_key = None
+        self.advertising_group = None
+        self.extended_reports = False
+        if self._scan_timeout is not None:
+            self._scan_timeout.cancel()
+            self._scan_timeout = None
 
     def _vanish(self, connection: bumble_controller.Connection, reason: int = CONNECTION_TIMEOUT) -> None:
         """Drop a connection silently on our side; the peer times out."""
@@ -324,14 +396,56 @@ class CorrectedController(bumble_controller.Controller):
         """Correction: duplicate filtering restarts with every scan enable."""
         if command.le_scan_enable and not self.le_scan_enable:
             self._reported.clear()
+        self.extended_reports = False
         return super().on_hci_le_set_scan_enable_command(command)
+
+    # Extended scanning (variant.extended_scanning): LE 1M only, as the controller
+    # has no coded PHY. Bumble keeps neither the scan type nor the interval of
+    # LE Set Extended Scan Parameters, accepts it while scanning, and reports
+    # legacy or extended by its feature bit rather than by the command used.
+    def on_hci_le_set_extended_scan_parameters_command(self, command) -> hci.HCI_StatusReturnParameters:
+        """7.8.64: Command Disallowed while scanning; a PHY other than LE 1M is
+        Unsupported Feature or Parameter Value (0x11)."""
+        if self.le_scan_enable:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(COMMAND_DISALLOWED))
+        if command.scanning_phys != PHY_1M:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(UNSUPPORTED_FEATURE))
+        self.le_scan_type = command.scan_types[0]
+        self.le_scan_interval = command.scan_intervals[0]
+        self.le_scan_window = command.scan_windows[0]
+        self.le_scan_own_address_type = hci.AddressType(command.own_address_type)
+        self.le_scanning_filter_policy = command.scanning_filter_policy
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_le_set_extended_scan_enable_command(self, command) -> hci.HCI_StatusReturnParameters:
+        """7.8.65: reports in the extended format; a Duration ends the scan with
+        LE Scan Timeout; periodic scanning (Period) is not modelled (0x11)."""
+        if command.period:
+            return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode(UNSUPPORTED_FEATURE))
+        if command.enable and not self.le_scan_enable:
+            self._reported.clear()
+        if self._scan_timeout is not None:
+            self._scan_timeout.cancel()
+            self._scan_timeout = None
+        self.le_scan_enable = bool(command.enable)
+        self.filter_duplicates = bool(command.filter_duplicates)
+        self.extended_reports = True
+        if command.enable and command.duration:
+            self._scan_timeout = asyncio.get_running_loop().call_later(command.duration * 0.01, self._scan_timed_out)
+        return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def _scan_timed_out(self) -> None:
+        self._scan_timeout = None
+        self.le_scan_enable = False
+        self.send_hci_packet(self._le_meta(SUBEVENT_LE_SCAN_TIMEOUT, b''))
 
     def on_advertising_pdu(self, pdu) -> None:
         """Corrections to Bumble's advertising reports:
         - a scan response report carries the advertiser's scan response data
           (Bumble repeats the advertising data), and only an active scan gets one;
-        - reports are legacy reports (the controller does not claim extended
-          advertising, so a legacy-scanning host never gets extended reports);
+        - reports follow the command that enabled the scan: legacy reports for
+          LE Set Scan Enable, LE Extended Advertising Reports for LE Set Extended
+          Scan Enable (Bumble goes by the feature bit);
         - duplicate filtering and the filter accept list policy are honoured;
         - an advertiser whose filter policy limits scan requests to its filter
           accept list answers only a scanner listed there (Bumble ignores the
@@ -378,6 +492,10 @@ class CorrectedController(bumble_controller.Controller):
             if key in self._reported:
                 return
             self._reported.add(key)
+        if self.extended_reports:
+            self.send_hci_packet(self._le_meta(SUBEVENT_LE_EXTENDED_ADVERTISING_REPORT,
+                                               _extended_report(event_type, address_type, address, data, rssi)))
+            return
         report = hci.HCI_LE_Advertising_Report_Event.Report(
             event_type=event_type,
             address_type=address_type,
@@ -517,17 +635,38 @@ class CorrectedController(bumble_controller.Controller):
         ACL Connection Already Exists; a random own address that was never set is
         refused with Invalid HCI Command Parameters; the filter accept list policy
         works (Bumble ignores it and waits for the all-zero address)."""
+        self._initiate(command, command.op_code)
+
+    def on_hci_le_extended_create_connection_command(self, command) -> None:
+        """7.8.66 (variant.extended_scanning), on LE 1M only: Initiating_PHYs other
+        than LE 1M are Unsupported Feature or Parameter Value (0x11). Then as LE
+        Create Connection, with the LE 1M parameters (Bumble uses the command's
+        lists as single values)."""
+        if command.initiating_phys != PHY_1M:
+            self._send_hci_command_status(UNSUPPORTED_FEATURE, command.op_code)
+            return
+        pending = PendingConnection(
+            peer_address=command.peer_address,
+            initiator_filter_policy=command.initiator_filter_policy,
+            own_address_type=command.own_address_type,
+            connection_interval_max=command.connection_interval_maxs[0],
+            max_latency=command.max_latencies[0],
+            supervision_timeout=command.supervision_timeouts[0],
+        )
+        self._initiate(pending, command.op_code)
+
+    def _initiate(self, pending, op_code: int) -> None:
         if self.pending_le_connection:
-            self._send_hci_command_status(COMMAND_DISALLOWED, command.op_code)
+            self._send_hci_command_status(COMMAND_DISALLOWED, op_code)
             return
-        if command.initiator_filter_policy == 0 and command.peer_address in self.le_connections:
-            self._send_hci_command_status(ACL_CONNECTION_ALREADY_EXISTS, command.op_code)
+        if pending.initiator_filter_policy == 0 and pending.peer_address in self.le_connections:
+            self._send_hci_command_status(ACL_CONNECTION_ALREADY_EXISTS, op_code)
             return
-        if command.own_address_type in (1, 3) and self.random_address == hci.Address('00:00:00:00:00:00'):
-            self._send_hci_command_status(INVALID_HCI_COMMAND_PARAMETERS, command.op_code)
+        if pending.own_address_type in (1, 3) and self.random_address == hci.Address('00:00:00:00:00:00'):
+            self._send_hci_command_status(INVALID_HCI_COMMAND_PARAMETERS, op_code)
             return
-        self.pending_le_connection = command
-        self._send_hci_command_status(SUCCESS, command.op_code)
+        self.pending_le_connection = pending
+        self._send_hci_command_status(SUCCESS, op_code)
 
     def on_hci_le_create_connection_cancel_command(self, _command) -> hci.HCI_StatusReturnParameters:
         """Correction: Bumble never completes the cancel. A real controller answers
