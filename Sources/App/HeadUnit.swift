@@ -119,7 +119,7 @@ final class HeadUnit {
 
     /// SIGINT/SIGTERM: end links politely so the phone knows at once, then stop.
     private func shutDownGracefully() {
-        guard core.disconnectAll() else {
+        guard core.disconnectAll(now: Clock.now()) else {
             loop.stop()
             return
         }

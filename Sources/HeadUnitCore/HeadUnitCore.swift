@@ -144,12 +144,18 @@ public final class HeadUnitCore {
         pump()
     }
 
-    /// Ends every link politely (the shell is shutting down); false when there were none.
-    public func disconnectAll() -> Bool {
-        // A phone paired from Settings would reconnect at once.
+    /// Ends every link politely (the shell is shutting down); false when
+    /// there were none. Nothing new starts after it: a phone paired from
+    /// Settings would reconnect at once if we still advertised, and the
+    /// routine would take its link's end for a link lost and connect again
+    /// before the process exits.
+    public func disconnectAll(now: Instant) -> Bool {
+        clock.now = now
         host.stopAdvertising()
+        pairing.stop(now: now)
         let handles = host.links.keys.sorted()
         for handle in handles { host.disconnect(handle, reason: .remoteUserTerminated) }
+        pump()
         return !handles.isEmpty
     }
 

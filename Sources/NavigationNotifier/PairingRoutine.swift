@@ -212,6 +212,15 @@ public final class PairingRoutine {
         discover(now: now)
     }
 
+    /// The head unit is shutting down: no scan and no connection from now
+    /// on, and a link that ends is not replaced.
+    public func stop(now: Instant) {
+        self.now = now
+        seeking = false
+        resumesAfterStandBy = false
+        stopLooking()
+    }
+
     /// The user unpairs on the head unit (rule 7).
     public func userUnpair(now: Instant) {
         self.now = now
