@@ -2,9 +2,12 @@ import Foundation
 import Testing
 
 /// One phone at a time, end to end: both ways at once (docs/ARCHITECTURE.md,
-/// "The core"). A stock iPhone taps the head unit in Settings while the
-/// phone with the app is pairing; both get a passkey, the first encrypted
-/// is the phone, and the second is told so and disconnected.
+/// "The core"). A stock iPhone taps the head unit in Settings and gets a
+/// passkey; then the phone with the app is found and gets one too (the head
+/// unit pairs it by its own choice). Both pair; the first encrypted is the
+/// phone, and the second is told so and disconnected. (An iPhone that taps
+/// while another phone's passkey is on screen is refused at once: one
+/// pairing at a time, `OnePhoneTests`.)
 @Suite(.serialized) struct OnePhoneIntegrationTests {
     let settings = SettingsPairingIntegrationTests()
 
@@ -12,17 +15,20 @@ import Testing
         let phone = try PhoneSimulator(arguments: ["--phone", "nina"], name: "one-phone")
         defer { phone.stop() }
         try settings.addStockPhone(phone, "sam")
+        // Nina's Bluetooth is off until Sam has tapped the head unit.
+        try phone.command("power_off", ["phone": "nina"])
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "one-phone")
         defer { unit.stop() }
-        // Nina's app is found; her passkey is on screen.
-        let ninaPasskey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
-        #expect(phone.waitFor("passkey_requested", timeout: 30) { $0["phone"] as? String == "nina" } != nil)
-        // Meanwhile Sam taps the head unit in Settings and gets a passkey too.
+        // Sam taps the head unit in Settings; his passkey is on screen.
         let listed = try settings.listedHeadUnit(phone, on: "sam")
         let tapped = try phone.command("tap_accessory", ["phone": "sam", "name": listed, "timeout": 10], timeout: 20)
         #expect(tapped["ok"] as? Bool == true, "\(tapped)")
         let samPasskey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
         #expect(phone.waitFor("passkey_requested", timeout: 30) { $0["phone"] as? String == "sam" } != nil)
+        // Meanwhile Nina's app is found, and she gets a passkey too.
+        try phone.command("power_on", ["phone": "nina"])
+        let ninaPasskey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        #expect(phone.waitFor("passkey_requested", timeout: 30) { $0["phone"] as? String == "nina" } != nil)
 
         // Nina types hers first: her phone is the phone.
         try phone.command("type_passkey", ["phone": "nina", "digits": ninaPasskey])
