@@ -78,13 +78,18 @@ public struct FrameAssembler {
             Log.debug(channel, "\(value.count) bytes outside a frame dropped")
             return .dropped
         }
-        scanner.take(value)
         if let bytes = overflow {
+            scanner.take(value)
             overflow = bytes + value.count
             return .taken
         }
         guard buffer.count + value.count <= capacity else {
             Log.warning(channel, "frame over \(capacity) bytes: no longer kept, followed to its end for its receipt")
+            // Only a frame that is not kept is scanned for its receipt: one
+            // that fits is parsed whole, and scanning it too would read every
+            // notification twice.
+            scanner.take(buffer[...])
+            scanner.take(value)
             overflow = buffer.count + value.count
             buffer = []
             return .taken

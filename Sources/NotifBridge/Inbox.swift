@@ -18,8 +18,8 @@ public struct Inbox {
     }
 
     private var waiting: [Waiting] = []
-    /// Sealed bytes waiting.
-    public private(set) var bytes = 0
+    /// Sealed bytes waiting (at most 16 envelopes to add up).
+    public var bytes: Int { waiting.reduce(0) { $0 + $1.envelope.sealed.count } }
 
     public init() {}
 
@@ -28,10 +28,9 @@ public struct Inbox {
     /// Keeps the envelope; the oldest ones go when full.
     public mutating func add(_ envelope: NotificationEnvelope, arrived: Instant) {
         waiting.append(Waiting(envelope: envelope, arrived: arrived))
-        bytes += envelope.sealed.count
         while waiting.count > Inbox.capacity || (bytes > Inbox.maxBytes && waiting.count > 1) {
             Log.info("notifbridge", "inbox full: the oldest waiting envelope dropped")
-            bytes -= waiting.removeFirst().envelope.sealed.count
+            waiting.removeFirst()
         }
     }
 
@@ -39,7 +38,6 @@ public struct Inbox {
     public mutating func takeAll() -> [Waiting] {
         let all = waiting
         waiting = []
-        bytes = 0
         return all
     }
 
@@ -47,7 +45,6 @@ public struct Inbox {
     public mutating func expire(now: Instant) -> Int {
         let before = waiting.count
         waiting.removeAll { now.millisecondsSince($0.arrived) >= Inbox.lifetime }
-        bytes = waiting.reduce(0) { $0 + $1.envelope.sealed.count }
         return before - waiting.count
     }
 
