@@ -74,7 +74,7 @@ public final class Host {
     public private(set) var advertiser = Advertiser()
     /// Legacy or extended advertising, scanning and connecting: chosen once
     /// per bring-up from the controller's description, never mixed.
-    public private(set) var commandForm = LECommandForm.legacy
+    public var commandForm: LECommandForm { controller.commandForm }
 
     /// The scan the owner asked for, kept to resume it after a pause for
     /// the resolving list (which must not change while the controller scans).
@@ -668,7 +668,6 @@ public final class Host {
         // A reset controller forgets its advertising too.
         advertiser.controllerLost()
         controller = ControllerInfo()
-        commandForm = .legacy
         // A reset controller forgets everything in flight; start counting afresh.
         commandCredits = 1
         let machine = ControllerBringUp()
@@ -699,7 +698,6 @@ public final class Host {
 
     private func controllerReady(_ info: ControllerInfo) {
         controller = info
-        commandForm = info.commandForm
         aclCredits = info.aclBufferCount
         isReady = true
         // Before `.ready` reaches the owner: our identity address goes to

@@ -44,13 +44,6 @@ public struct TraceRedaction {
         self.secretAttributes = secretAttributes
     }
 
-    enum Command {
-        static let leEncrypt: UInt16 = 0x2017
-        static let leEnableEncryption: UInt16 = 0x2019
-        static let leLongTermKeyRequestReply: UInt16 = 0x201A
-        static let leAddDeviceToResolvingList: UInt16 = 0x2027
-    }
-
     enum SMPCode {
         static let encryptionInformation: UInt8 = 0x06
         static let identityInformation: UInt8 = 0x08
@@ -80,15 +73,15 @@ public struct TraceRedaction {
         let opcode = UInt16(body[0]) | UInt16(body[1]) << 8
         let parameters = 3
         switch opcode {
-        case Command.leEncrypt:
+        case HCIOpcode.leEncrypt.value:
             TraceRedaction.zero(&body, from: parameters, count: 16)
-        case Command.leEnableEncryption:
+        case HCIOpcode.leEnableEncryption.value:
             // Connection handle 2, Random 8, EDIV 2, LTK 16.
             TraceRedaction.zero(&body, from: parameters + 12, count: 16)
-        case Command.leLongTermKeyRequestReply:
+        case HCIOpcode.leLongTermKeyRequestReply.value:
             // Connection handle 2, LTK 16.
             TraceRedaction.zero(&body, from: parameters + 2, count: 16)
-        case Command.leAddDeviceToResolvingList:
+        case HCIOpcode.leAddDeviceToResolvingList.value:
             // Address type 1, address 6, peer IRK 16, local IRK 16.
             TraceRedaction.zero(&body, from: parameters + 7, count: 32)
         default:
@@ -116,7 +109,7 @@ public struct TraceRedaction {
             state = p
         } else {
             pending[key] = nil
-            guard let from = secretStart(Array(body[dataStart...]), direction: direction) else { return }
+            guard let from = secretStart(body[dataStart...], direction: direction) else { return }
             state = Pending(seen: 0, frameLength: l2capLength(body) + 4, from: from)
         }
         // Frame positions of this fragment: seen..<seen + fragment.
@@ -136,14 +129,16 @@ public struct TraceRedaction {
     /// A first fragment too short to tell is taken as secret from the
     /// header on: a controller never cuts a frame that short, and a trace
     /// that hides too much is the safe mistake.
-    private func secretStart(_ frame: [UInt8], direction: TraceDirection) -> Int? {
-        guard frame.count >= 4 else { return 0 }
-        let channel = UInt16(frame[2]) | UInt16(frame[3]) << 8
+    private func secretStart(_ l2cap: ArraySlice<UInt8>, direction: TraceDirection) -> Int? {
+        // Positions from the frame's start, read in place (no copy per packet).
+        let o = l2cap.startIndex
+        guard l2cap.count >= 4 else { return 0 }
+        let channel = UInt16(l2cap[o + 2]) | UInt16(l2cap[o + 3]) << 8
         let payload = 4
         switch channel {
         case 0x0006:  // SMP
-            guard frame.count > payload else { return payload }
-            switch frame[payload] {
+            guard l2cap.count > payload else { return payload }
+            switch l2cap[o + payload] {
             case SMPCode.encryptionInformation, SMPCode.identityInformation, SMPCode.signingInformation:
                 return payload + 1
             default:
@@ -151,12 +146,12 @@ public struct TraceRedaction {
             }
         case 0x0004:  // ATT
             guard !secretAttributes.isEmpty else { return nil }
-            guard frame.count >= payload + 3 else { return payload }
-            let handle = UInt16(frame[payload + 1]) | UInt16(frame[payload + 2]) << 8
+            guard l2cap.count >= payload + 3 else { return payload }
+            let handle = UInt16(l2cap[o + payload + 1]) | UInt16(l2cap[o + payload + 2]) << 8
             guard secretAttributes.contains(handle) else { return nil }
             // Only the phone's writes to our server and our echoes: the
             // head unit's own writes to the phone's handles stay.
-            switch (frame[payload], direction) {
+            switch (l2cap[o + payload], direction) {
             case (0x12, .received), (0x52, .received):  // Write Request, Write Command: handle, value
                 return payload + 3
             case (0x16, .received), (0x17, .sent):  // Prepare Write Request, its echo: handle, offset, value

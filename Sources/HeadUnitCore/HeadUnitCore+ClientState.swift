@@ -8,8 +8,8 @@ import SMP
 extension HeadUnitCore {
     /// The Database Hash of the head unit's database (Core Vol 3 Part G
     /// 7.3), computed here: the database itself offers no Database Hash
-    /// characteristic.
-    var databaseFingerprint: [UInt8] {
+    /// characteristic. Once, at start: the database never changes after.
+    static func fingerprint(of database: GATTDatabase) -> [UInt8] {
         (try? SMPCrypto.aesCMAC(key: [UInt8](repeating: 0, count: 16), message: database.databaseHashInput())) ?? []
     }
 

@@ -38,6 +38,8 @@ public final class HeadUnitCore {
     let clock: CoreClock
     var l2cap = L2CAPLayer()
     let database: GATTDatabase
+    /// Its Database Hash, for bonded clients' Service Changed (HeadUnitCore+ClientState).
+    let databaseFingerprint: [UInt8]
     /// The NotifBridge receiver, nil when the configuration turns it off.
     let notifBridge: NotifBridgeHost?
     /// Shared by every link: repeated failures with one phone back off.
@@ -91,6 +93,8 @@ public final class HeadUnitCore {
         database = GATTDatabase(deviceName: name)
         notifBridge = settings.notifBridge
             ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, now: now) : nil
+        // After every service is in it (NotifBridge adds its own).
+        databaseFingerprint = HeadUnitCore.fingerprint(of: database)
         if settings.advertises, let identity = stored.identityAddress {
             accessory = Accessory(identity: identity, name: name)
             // Before the controller starts: Set Random Address must precede any scan.

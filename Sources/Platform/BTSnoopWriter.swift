@@ -16,7 +16,6 @@ public final class BTSnoopWriter {
     public private(set) var records = 0
     /// nil: the keys are written as they are.
     private var redaction: TraceRedaction?
-    public var keepsKeys: Bool { redaction == nil }
 
     public static let mode = FileDescriptor.ownerOnlyMode
 
