@@ -7,22 +7,24 @@ extension Host {
         switch packet.type {
         case .event:
             guard let event = HCIEvent(body: packet.body) else {
-                if let skipped = malformedLog.occurrence(now: now) {
-                    Log.warning("hci", "malformed event dropped: \(hexString(packet.body.prefix(32)))\(LogThrottle.suffix(skipped))")
-                }
-                return
+                return dropMalformed("event dropped: \(hexString(packet.body.prefix(32)))")
             }
             handle(event)
         case .aclData:
             guard let acl = ACLPacket(body: packet.body) else {
-                if let skipped = malformedLog.occurrence(now: now) {
-                    Log.warning("hci", "malformed ACL packet dropped (length field disagrees)\(LogThrottle.suffix(skipped))")
-                }
-                return
+                return dropMalformed("ACL packet dropped (length field disagrees)")
             }
             receive(acl)
         default:
             Log.debug("hci", "ignoring packet of type \(packet.type.rawValue)")
+        }
+    }
+
+    /// Malformed packets are logged a few at a time: a controller passes
+    /// up whatever nearby devices send, at any rate.
+    private func dropMalformed(_ what: @autoclosure () -> String) {
+        if let skipped = malformedLog.occurrence(now: now) {
+            Log.warning("hci", "malformed \(what())\(LogThrottle.suffix(skipped))")
         }
     }
 
