@@ -56,44 +56,49 @@ public struct ACLPacket: Equatable {
     }
 }
 
-/// Rebuilds L2CAP frames from ACL fragments, one partial frame per link.
-/// The L2CAP basic header's length says when a frame is complete; a frame
-/// whose fragments overrun that length, a continuation with no start, or a
-/// start that interrupts an unfinished frame is dropped with a log line.
-public struct ACLReassembler {
-    private var partial = ConnectionTable<[UInt8]>()
-    public private(set) var droppedFrames = 0
+/// Rebuilds one link's L2CAP frames from its ACL fragments. The L2CAP
+/// basic header's length says when a frame is complete; a frame whose
+/// fragments overrun that length, a continuation with no start, or a start
+/// that interrupts an unfinished frame is dropped with a log line.
+public struct ACLFrameAssembly {
+    /// The frame in the making, nil between frames.
+    private var partial: [UInt8]?
+    public fileprivate(set) var droppedFrames = 0
 
     public init() {}
+
+    /// No frame in the making.
+    public var isIdle: Bool { partial == nil }
 
     /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
     public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
         var buffer: [UInt8]
         if packet.boundary.startsFrame || packet.boundary == .complete {
-            if let stale = partial[packet.handle], !stale.isEmpty {
+            if let stale = partial, !stale.isEmpty {
                 Log.warning("acl", "link \(packet.handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
                 droppedFrames += 1
             }
+            partial = nil
             buffer = packet.data
         } else {
-            guard let existing = partial[packet.handle] else {
+            guard var existing = partial else {
                 Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
                 droppedFrames += 1
                 return nil
             }
+            partial = nil // the only reference: appending copies nothing
+            existing.append(contentsOf: packet.data)
             buffer = existing
-            buffer.append(contentsOf: packet.data)
         }
         guard buffer.count >= 2 else {
-            partial[packet.handle] = buffer
+            partial = buffer
             return nil
         }
         let expected = Int(UInt16(buffer[0]) | UInt16(buffer[1]) << 8) + 4
         if buffer.count < expected {
-            partial[packet.handle] = buffer
+            partial = buffer
             return nil
         }
-        partial[packet.handle] = nil
         if buffer.count > expected {
             Log.warning("acl", "link \(packet.handle): L2CAP length says \(expected) bytes but fragments carried \(buffer.count); frame dropped")
             droppedFrames += 1
@@ -101,8 +106,26 @@ public struct ACLReassembler {
         }
         return buffer
     }
+}
+
+/// `ACLFrameAssembly` for any number of links, one partial frame each.
+public struct ACLReassembler {
+    private var links = ConnectionTable<ACLFrameAssembly>()
+    public private(set) var droppedFrames = 0
+
+    public init() {}
+
+    /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
+    public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
+        var assembly = links.removeValue(forKey: packet.handle) ?? ACLFrameAssembly()
+        let frame = assembly.push(packet)
+        droppedFrames += assembly.droppedFrames
+        assembly.droppedFrames = 0
+        if !assembly.isIdle { links[packet.handle] = assembly }
+        return frame
+    }
 
     /// Forgets a link's partial frame (the link is gone).
-    public mutating func drop(_ handle: ConnectionHandle) { partial[handle] = nil }
-    public mutating func dropAll() { partial.removeAll() }
+    public mutating func drop(_ handle: ConnectionHandle) { links[handle] = nil }
+    public mutating func dropAll() { links.removeAll() }
 }

@@ -44,11 +44,19 @@ extension HeadUnitCore {
             sm.encryptionChanged(enabled: true, keySize: keySize, now: clock.now)
             return
         }
-        host.readEncryptionKeySize(handle) { [unowned(unsafe) self] result in
-            let keySize = try? result.get().keySize
-            self.links[handle]?.security?.encryptionChanged(enabled: true, keySize: keySize, now: self.clock.now)
-            self.pump()
-        }
+        host.readEncryptionKeySize(handle)
+    }
+
+    /// The controller's answer to `readEncryptionKeySize`.
+    func encryptionKeySizeRead(_ handle: ConnectionHandle, _ result: Result<ReadEncryptionKeySizeResult, CommandFailure>, now: Instant) {
+        let keySize = try? result.get().keySize
+        links[handle]?.security?.encryptionChanged(enabled: true, keySize: keySize, now: now)
+    }
+
+    /// LE Enable Encryption refused (Command Status): no Encryption Change follows.
+    func commandCompleted(_ tag: CommandTag, _ result: CommandResult, now: Instant) {
+        guard case .enableEncryption(let handle) = tag, case .pending(let status) = result, !status.isSuccess else { return }
+        links[handle]?.security?.encryptionFailed(status: status.code, now: now)
     }
 
     /// The phone refused ANCS for lack of authentication or encryption.
@@ -89,12 +97,7 @@ extension HeadUnitCore {
             comparisonPending = handle
             passkeyShown = value.text
         case let .startEncryption(ltk, ediv, rand):
-            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes)) { [unowned(unsafe) self] result in
-                if case .pending(let status) = result, !status.isSuccess {
-                    self.links[handle]?.security?.encryptionFailed(status: status.code, now: self.clock.now)
-                    self.pump()
-                }
-            }
+            host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes), tag: .enableEncryption(handle))
         case .paired(let outcome):
             if link.role == .peripheral, let bond = outcome.bond {
                 // The security manager checked that a link which resolved

@@ -209,6 +209,10 @@ public final class HeadUnitCore {
             encryptionChanged(handle, status: status, enabled: true)
         case let .longTermKeyRequest(handle, random, ediv):
             longTermKeyRequested(handle, random: random, ediv: ediv, now: now)
+        case let .encryptionKeySize(handle, result):
+            encryptionKeySizeRead(handle, result, now: now)
+        case let .commandCompleted(tag, result):
+            commandCompleted(tag, result, now: now)
         case .connectionUpdated, .dataLengthChanged, .commandFailed:
             break
         }

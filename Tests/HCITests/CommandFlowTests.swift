@@ -80,25 +80,25 @@ import ScriptedPeers
 
     @Test func completionReceivesReturnParameters() {
         var (host, controller) = readyHost()
-        var result: CommandResult?
-        host.send(HCICommand(.leRand)) { result = $0 }
+        _ = events(host)
+        host.send(HCICommand(.leRand), tag: .numbered(7))
         _ = drain(host)
         host.receive(controller.commandComplete(.leRand, [0, 1, 2, 3, 4, 5, 6, 7, 8]), now: .zero)
-        #expect(result == .complete([0, 1, 2, 3, 4, 5, 6, 7, 8]))
+        #expect(events(host) == [.commandCompleted(.numbered(7), .complete([0, 1, 2, 3, 4, 5, 6, 7, 8]))])
     }
 
     @Test func silentControllerIsResetAfterTheTimeout() {
         var (host, controller) = readyHost()
-        var result: CommandResult?
-        host.send(HCICommand(.leRand)) { result = $0 }
+        _ = events(host)
+        host.send(HCICommand(.leRand), tag: .numbered(7))
         _ = drain(host)
         let deadline = try! #require(host.nextDeadline)
         #expect(deadline == Instant(milliseconds: 3000))
         host.handleTimeout(now: Instant(milliseconds: 2999))
-        #expect(result == nil)
+        #expect(events(host).isEmpty)
         host.handleTimeout(now: deadline)
-        #expect(result == .notAnswered)
         let evts = events(host)
+        #expect(evts.contains(.commandCompleted(.numbered(7), .notAnswered)))
         #expect(evts.contains { if case .controllerReset = $0 { return true } else { return false } })
         #expect(!host.isReady)
         // After the back-off the host starts over with HCI Reset.

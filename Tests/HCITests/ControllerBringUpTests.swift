@@ -260,18 +260,19 @@ let bringUpSequence: [HCIOpcode] = [.reset, .readLocalVersionInformation, .readB
         var controller = ScriptedController()
         let host = Host()
         _ = controller.bringUp(host)
-        var results: [Result<ReadEncryptionKeySizeResult, CommandFailure>] = []
-        host.readEncryptionKeySize(ConnectionHandle(0x40)) { results.append($0) }
+        _ = events(host)
+        host.readEncryptionKeySize(ConnectionHandle(0x40))
         let sent = drain(host)
         #expect(sent.count == 1 && HCICommand(body: sent[0].body) == .readEncryptionKeySize(ConnectionHandle(0x40)))
         host.receive(controller.commandComplete(.readEncryptionKeySize, [0x00, 0x40, 0x00, 7]), now: .zero)
         // An answer naming another link cannot be this link's key size.
-        host.readEncryptionKeySize(ConnectionHandle(0x40)) { results.append($0) }
+        host.readEncryptionKeySize(ConnectionHandle(0x40))
         _ = drain(host)
         host.receive(controller.commandComplete(.readEncryptionKeySize, [0x00, 0x41, 0x00, 16]), now: .zero)
-        #expect(results.count == 2)
-        #expect(results.first == .success(ReadEncryptionKeySizeResult(handle: ConnectionHandle(0x40), keySize: 7)))
-        #expect(results.last == .failure(.malformedReply(.readEncryptionKeySize, length: 4)))
+        #expect(events(host) == [
+            .encryptionKeySize(handle: ConnectionHandle(0x40), .success(ReadEncryptionKeySizeResult(handle: ConnectionHandle(0x40), keySize: 7))),
+            .encryptionKeySize(handle: ConnectionHandle(0x40), .failure(.malformedReply(.readEncryptionKeySize, length: 4))),
+        ])
     }
 
     @Test func bufferSizes() {

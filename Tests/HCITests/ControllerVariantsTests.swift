@@ -50,9 +50,9 @@ import ScriptedPeers
         controller.set(.readEncryptionKeySize, supported: false)
         _ = controller.bringUp(host)
         #expect(!host.controller.supports(.readEncryptionKeySize))
-        var result: Result<ReadEncryptionKeySizeResult, CommandFailure>?
-        host.readEncryptionKeySize(ConnectionHandle(0x40)) { result = $0 }
-        #expect(result == .failure(.status(.unknownCommand)))
+        _ = events(host)
+        host.readEncryptionKeySize(ConnectionHandle(0x40))
+        #expect(events(host) == [.encryptionKeySize(handle: ConnectionHandle(0x40), .failure(.status(.unknownCommand)))])
         #expect(drain(host).isEmpty)
         #expect(!host.hasCommandsOutstanding)
     }

@@ -241,9 +241,9 @@ import ScriptedPeers
         let host = Host()
         var controller = Self.controller(sets: 2, extendedScanning: false)
         _ = controller.bringUp(host)
-        var result: CommandResult?
-        host.send(.leSetExtendedScanEnable(true, filterDuplicates: false)) { result = $0 }
-        #expect(result == .complete([HCIStatus.unknownCommand.code]))
+        _ = events(host)
+        host.send(.leSetExtendedScanEnable(true, filterDuplicates: false), tag: .numbered(1))
+        #expect(events(host) == [.commandCompleted(.numbered(1), .complete([HCIStatus.unknownCommand.code]))])
         #expect(drain(host).isEmpty)
     }
 }

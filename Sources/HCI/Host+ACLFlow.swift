@@ -1,0 +1,69 @@
+import BluetoothCore
+
+/// ACL flow control: our L2CAP frames are cut to the controller's ACL size,
+/// queued per link and sent round robin while the controller has buffers;
+/// Number Of Completed Packets gives the buffers back. The peer's
+/// fragments are put together per link (`ACLFrameAssembly`).
+extension Host {
+    /// Queues a complete L2CAP frame for a link; it is cut to the
+    /// controller's ACL size and sent as buffers free up.
+    public func sendL2CAP(_ frame: [UInt8], on handle: ConnectionHandle) {
+        guard connections[handle] != nil else {
+            Log.debug("hci", "frame for link \(handle), which is gone; dropped")
+            return
+        }
+        connections[handle]?.queue(ACLPacket.fragments(of: frame, handle: handle, maxLength: controller.aclDataLength))
+        pumpACL()
+    }
+
+    /// ACL packets waiting for controller buffers, over all links.
+    public var queuedACLPackets: Int {
+        var count = 0
+        for (_, connection) in connections { count += connection.aclQueue.count }
+        return count
+    }
+
+    /// Sends queued packets while the controller has buffers, one link
+    /// after the other, so that a long write on one link does not hold
+    /// up the others.
+    func pumpACL() {
+        var idle = 0 // links passed over in a row with nothing queued
+        while aclCredits > 0, idle < connections.count {
+            if aclNext >= connections.count { aclNext = 0 }
+            let handle = connections.keys[aclNext]
+            aclNext += 1
+            guard let packet = connections[handle]?.takeACLPacket() else {
+                idle += 1
+                continue
+            }
+            idle = 0
+            aclCredits -= 1
+            transmit(packet.packet)
+        }
+    }
+
+    /// Number Of Completed Packets: the controller's buffers free again.
+    func packetsCompleted(_ entries: [(ConnectionHandle, UInt16)]) {
+        for (handle, count) in entries {
+            guard let returned = connections[handle]?.completed(Int(count)) else {
+                if count > 0 {
+                    Log.warning("hci", "controller completed \(count) packets on \(handle) but only 0 were in flight")
+                }
+                continue
+            }
+            aclCredits = min(controller.aclBufferCount, aclCredits + returned)
+        }
+        pumpACL()
+    }
+
+    /// An ACL packet from the controller: a fragment of the peer's frame.
+    func receive(_ acl: ACLPacket) {
+        guard connections[acl.handle] != nil else {
+            Log.debug("hci", "ACL data for unknown link \(acl.handle) dropped")
+            return
+        }
+        if let frame = connections[acl.handle]?.reassembly.push(acl) {
+            emit(.l2capFrame(handle: acl.handle, frame: frame))
+        }
+    }
+}
