@@ -35,12 +35,7 @@ extension GATTBearer {
     }
 
     public func discoverCharacteristics(in range: AttributeHandleRange) -> GATTRequestID {
-        let id = makeRequestID()
-        guard range.isValid else {
-            complete(id, .failure(.invalidArgument))
-            return id
-        }
-        return enqueue(.discoverCharacteristics(range: range, next: range.start, found: [], id))
+        enqueue(in: range) { .discoverCharacteristics(range: range, next: range.start, found: [], $0) }
     }
 
     /// The descriptors between the characteristic's value and its end:
@@ -56,12 +51,17 @@ extension GATTBearer {
     }
 
     public func discoverDescriptors(in range: AttributeHandleRange) -> GATTRequestID {
+        enqueue(in: range) { .discoverDescriptors(range: range, next: range.start, found: [], $0) }
+    }
+
+    /// Queues a procedure over `range`; an invalid range fails it without a request.
+    private func enqueue(in range: AttributeHandleRange, _ procedure: (GATTRequestID) -> ClientProcedure) -> GATTRequestID {
         let id = makeRequestID()
         guard range.isValid else {
             complete(id, .failure(.invalidArgument))
             return id
         }
-        return enqueue(.discoverDescriptors(range: range, next: range.start, found: [], id))
+        return enqueue(procedure(id))
     }
 
     /// Reads a value of any length: Read, then Read Blob while responses
