@@ -7,9 +7,11 @@ public let maximumAttributeValueLength = 512
 /// One queued GATT client procedure with the state it has gathered so far.
 /// A procedure may take several ATT transactions (discovery pages, blobs);
 /// the bearer sends `request(mtu:)`, feeds the answer to `step`, and either
-/// keeps the returned procedure outstanding or runs its completion.
+/// keeps the returned procedure outstanding or reports its result under
+/// the procedure's id.
 enum ClientProcedure {
-    typealias Completion<T> = (Result<T, GATTError>) -> Void
+    /// The id names the request; `T` says what its result carries.
+    typealias Completion<T> = GATTRequestID
 
     case exchangeMTU(clientRxMTU: UInt16, Completion<Int>)
     /// `uuid` nil discovers all primary services (Read By Group Type),
@@ -21,13 +23,13 @@ enum ClientProcedure {
     case read(AttributeHandle, value: [UInt8], Completion<[UInt8]>)
     case write(AttributeHandle, value: [UInt8], Completion<Void>)
     /// A Write Command: it goes out in queue order and completes when sent.
-    case writeCommand(AttributeHandle, value: [UInt8], Completion<Void>?)
+    case writeCommand(AttributeHandle, value: [UInt8], Completion<Void>)
 
     enum Step {
         /// Send the procedure's next request and keep it outstanding.
         case next(ClientProcedure)
-        /// Finished: run this (it calls the caller's completion).
-        case done(() -> Void)
+        /// Finished with this result.
+        case done(GATTClientResult)
     }
 
     /// The request for the procedure's current state.
@@ -67,16 +69,12 @@ enum ClientProcedure {
         }
     }
 
-    /// Runs the completion with an error.
-    func fail(_ error: GATTError) -> () -> Void {
+    /// The id its result is reported under.
+    var id: GATTRequestID {
         switch self {
-        case .exchangeMTU(_, let done): return { done(.failure(error)) }
-        case .discoverServices(_, _, _, let done): return { done(.failure(error)) }
-        case .discoverCharacteristics(_, _, _, let done): return { done(.failure(error)) }
-        case .discoverDescriptors(_, _, _, let done): return { done(.failure(error)) }
-        case .read(_, _, let done): return { done(.failure(error)) }
-        case .write(_, _, let done): return { done(.failure(error)) }
-        case .writeCommand(_, _, let done): return { done?(.failure(error)) }
+        case .exchangeMTU(_, let id), .discoverServices(_, _, _, let id), .discoverCharacteristics(_, _, _, let id),
+             .discoverDescriptors(_, _, _, let id), .read(_, _, let id), .write(_, _, let id), .writeCommand(_, _, let id):
+            return id
         }
     }
 
@@ -84,15 +82,15 @@ enum ClientProcedure {
     /// checked that the response opcode answers the request, and has applied
     /// a new MTU from an Exchange MTU Response.
     func step(_ response: ATTPDU, mtu: Int) -> Step {
-        let malformed = Step.done(fail(.malformedResponse(response.opcode)))
+        let malformed = Step.done(.failure(.malformedResponse(response.opcode)))
         if case .errorResponse(_, let handle, let code) = response {
             return stepOnError(code, handle: handle, mtu: mtu)
         }
         switch self {
-        case .exchangeMTU(_, let done):
-            return .done { done(.success(mtu)) }
+        case .exchangeMTU:
+            return .done(.mtu(mtu))
 
-        case .discoverServices(let uuid, let next, var found, let done):
+        case .discoverServices(let uuid, let next, var found, let id):
             var cursor = next
             switch response {
             case .readByGroupTypeResponse(let entries) where uuid == nil:
@@ -100,7 +98,7 @@ enum ClientProcedure {
                     guard entry.handle >= cursor, entry.groupEnd >= entry.handle,
                           let serviceUUID = BluetoothUUID(littleEndian: entry.value[...]) else { return malformed }
                     found.append(GATTService(uuid: serviceUUID, handles: AttributeHandleRange(start: entry.handle, end: entry.groupEnd)))
-                    guard let after = entry.groupEnd.next else { return .done { done(.success(found)) } }
+                    guard let after = entry.groupEnd.next else { return .done(.services(found)) }
                     cursor = after
                 }
             case .findByTypeValueResponse(let entries):
@@ -108,15 +106,15 @@ enum ClientProcedure {
                 for entry in entries {
                     guard entry.found >= cursor, entry.groupEnd >= entry.found else { return malformed }
                     found.append(GATTService(uuid: uuid, handles: AttributeHandleRange(start: entry.found, end: entry.groupEnd)))
-                    guard let after = entry.groupEnd.next else { return .done { done(.success(found)) } }
+                    guard let after = entry.groupEnd.next else { return .done(.services(found)) }
                     cursor = after
                 }
             default:
                 return malformed
             }
-            return .next(.discoverServices(uuid: uuid, next: cursor, found: found, done))
+            return .next(.discoverServices(uuid: uuid, next: cursor, found: found, id))
 
-        case .discoverCharacteristics(let range, let next, var found, let done):
+        case .discoverCharacteristics(let range, let next, var found, let id):
             guard case .readByTypeResponse(let entries) = response else { return malformed }
             var cursor = next
             for entry in entries {
@@ -132,24 +130,24 @@ enum ClientProcedure {
                 found.append(GATTCharacteristic(uuid: uuid, declarationHandle: entry.handle, valueHandle: AttributeHandle(valueHandle),
                                                 properties: CharacteristicProperties(rawValue: properties), endHandle: range.end))
                 guard let after = entry.handle.next, after <= range.end else {
-                    return .done { done(.success(ClientProcedure.closeCharacteristics(found, serviceEnd: range.end))) }
+                    return .done(.characteristics(ClientProcedure.closeCharacteristics(found, serviceEnd: range.end)))
                 }
                 cursor = after
             }
-            return .next(.discoverCharacteristics(range: range, next: cursor, found: found, done))
+            return .next(.discoverCharacteristics(range: range, next: cursor, found: found, id))
 
-        case .discoverDescriptors(let range, let next, var found, let done):
+        case .discoverDescriptors(let range, let next, var found, let id):
             guard case .findInformationResponse(let entries) = response else { return malformed }
             var cursor = next
             for entry in entries {
                 guard entry.handle >= cursor, entry.handle <= range.end else { return malformed }
                 found.append(GATTDescriptor(uuid: entry.uuid, handle: entry.handle))
-                guard let after = entry.handle.next, after <= range.end else { return .done { done(.success(found)) } }
+                guard let after = entry.handle.next, after <= range.end else { return .done(.descriptors(found)) }
                 cursor = after
             }
-            return .next(.discoverDescriptors(range: range, next: cursor, found: found, done))
+            return .next(.discoverDescriptors(range: range, next: cursor, found: found, id))
 
-        case .read(let handle, var value, let done):
+        case .read(let handle, var value, let id):
             let part: [UInt8]
             switch response {
             case .readResponse(let bytes) where value.isEmpty: part = bytes
@@ -161,14 +159,13 @@ enum ClientProcedure {
             // 512 bytes is the most any attribute holds, so a server that
             // keeps sending full PDUs cannot keep us reading forever.
             if part.count == mtu - 1 && value.count < maximumAttributeValueLength {
-                return .next(.read(handle, value: value, done))
+                return .next(.read(handle, value: value, id))
             }
-            let result = value
-            return .done { done(.success(result)) }
+            return .done(.value(value))
 
-        case .write(_, _, let done):
+        case .write:
             guard case .writeResponse = response else { return malformed }
-            return .done { done(.success(())) }
+            return .done(.written)
 
         case .writeCommand:
             return malformed
@@ -176,25 +173,25 @@ enum ClientProcedure {
     }
 
     private func stepOnError(_ code: ATTErrorCode, handle: AttributeHandle, mtu: Int) -> Step {
-        let failure = Step.done(fail(.att(code, handle: handle)))
+        let failure = Step.done(.failure(.att(code, handle: handle)))
         switch self {
-        case .exchangeMTU(_, let done):
+        case .exchangeMTU:
             // A server without MTU exchange keeps the default MTU.
             guard code == .requestNotSupported else { return failure }
-            return .done { done(.success(mtu)) }
-        case .discoverServices(_, _, let found, let done):
+            return .done(.mtu(mtu))
+        case .discoverServices(_, _, let found, _):
             guard code == .attributeNotFound else { return failure }
-            return .done { done(.success(found)) }
-        case .discoverCharacteristics(let range, _, let found, let done):
+            return .done(.services(found))
+        case .discoverCharacteristics(let range, _, let found, _):
             guard code == .attributeNotFound else { return failure }
-            return .done { done(.success(ClientProcedure.closeCharacteristics(found, serviceEnd: range.end))) }
-        case .discoverDescriptors(_, _, let found, let done):
+            return .done(.characteristics(ClientProcedure.closeCharacteristics(found, serviceEnd: range.end)))
+        case .discoverDescriptors(_, _, let found, _):
             guard code == .attributeNotFound else { return failure }
-            return .done { done(.success(found)) }
-        case .read(_, let value, let done):
+            return .done(.descriptors(found))
+        case .read(_, let value, _):
             // The value was exactly one PDU long after all.
             guard !value.isEmpty, code == .attributeNotLong || code == .invalidOffset else { return failure }
-            return .done { done(.success(value)) }
+            return .done(.value(value))
         case .write, .writeCommand:
             return failure
         }

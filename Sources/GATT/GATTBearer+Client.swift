@@ -2,86 +2,122 @@ import ATT
 import BluetoothCore
 
 /// The GATT client procedures (Core Vol 3 Part G 4). Each request joins the
-/// bearer's FIFO queue and calls its completion exactly once: with the
-/// result, a `GATTError.att` for the peer's error response, or
-/// `.timeout` / `.bearerClosed`. A completion runs inside the call that
-/// finished it (`receive`, `handleTimeout`, `close`, or the request itself
-/// when the bearer is already closed); it may queue further requests.
+/// bearer's FIFO queue and returns its id; it ends exactly once as
+/// `GATTBearerEvent.completed(id, result)` (polled with `pollEvent`): with
+/// what it found, a `GATTError.att` for the peer's error response, or
+/// `.timeout` / `.bearerClosed`. A request refused at once (a closed
+/// bearer, an invalid range) is reported the same way, never inside the
+/// call, so the caller always records the id first.
 extension GATTBearer {
-    /// Asks for `preferredMTU`; completes with the ATT_MTU now in use.
-    public func exchangeMTU(_ completion: @escaping GATTCompletion<Int> = { _ in }) {
-        enqueue(.exchangeMTU(clientRxMTU: preferredMTU, completion))
+    /// Asks for `preferredMTU`; completes with `.mtu`, the ATT_MTU now in use.
+    @discardableResult
+    public func exchangeMTU() -> GATTRequestID {
+        enqueue(.exchangeMTU(clientRxMTU: preferredMTU, makeRequestID()))
     }
 
-    public func discoverAllPrimaryServices(_ completion: @escaping GATTCompletion<[GATTService]>) {
-        enqueue(.discoverServices(uuid: nil, next: .first, found: [], completion))
+    /// Completes with `.services`.
+    public func discoverAllPrimaryServices() -> GATTRequestID {
+        enqueue(.discoverServices(uuid: nil, next: .first, found: [], makeRequestID()))
     }
 
-    /// Services with this UUID (usually zero or one).
-    public func discoverPrimaryServices(uuid: BluetoothUUID, _ completion: @escaping GATTCompletion<[GATTService]>) {
-        enqueue(.discoverServices(uuid: uuid, next: .first, found: [], completion))
+    /// Services with this UUID (usually zero or one): `.services`.
+    public func discoverPrimaryServices(uuid: BluetoothUUID) -> GATTRequestID {
+        discoverPrimaryServices(uuid: uuid, id: makeRequestID())
     }
 
-    public func discoverCharacteristics(of service: GATTService, _ completion: @escaping GATTCompletion<[GATTCharacteristic]>) {
-        discoverCharacteristics(in: service.handles, completion)
+    func discoverPrimaryServices(uuid: BluetoothUUID, id: GATTRequestID) -> GATTRequestID {
+        enqueue(.discoverServices(uuid: uuid, next: .first, found: [], id))
     }
 
-    public func discoverCharacteristics(in range: AttributeHandleRange, _ completion: @escaping GATTCompletion<[GATTCharacteristic]>) {
-        guard range.isValid else { return completion(.failure(.invalidArgument)) }
-        enqueue(.discoverCharacteristics(range: range, next: range.start, found: [], completion))
+    /// Completes with `.characteristics`.
+    public func discoverCharacteristics(of service: GATTService) -> GATTRequestID {
+        discoverCharacteristics(in: service.handles)
     }
 
-    /// The descriptors between the characteristic's value and its end.
-    /// With no handle between them there is nothing to ask: it completes
-    /// at once with none.
-    public func discoverDescriptors(of characteristic: GATTCharacteristic, _ completion: @escaping GATTCompletion<[GATTDescriptor]>) {
-        guard let range = characteristic.descriptorRange else { return completion(.success([])) }
-        discoverDescriptors(in: range, completion)
+    public func discoverCharacteristics(in range: AttributeHandleRange) -> GATTRequestID {
+        enqueue(in: range) { .discoverCharacteristics(range: range, next: range.start, found: [], $0) }
     }
 
-    public func discoverDescriptors(in range: AttributeHandleRange, _ completion: @escaping GATTCompletion<[GATTDescriptor]>) {
-        guard range.isValid else { return completion(.failure(.invalidArgument)) }
-        enqueue(.discoverDescriptors(range: range, next: range.start, found: [], completion))
-    }
-
-    /// Reads a value of any length: Read, then Read Blob while responses fill the PDU.
-    public func read(_ handle: AttributeHandle, _ completion: @escaping GATTCompletion<[UInt8]>) {
-        enqueue(.read(handle, value: [], completion))
-    }
-
-    /// Write Request: completes when the server confirms. Values up to ATT_MTU - 3.
-    public func write(_ handle: AttributeHandle, value: [UInt8], _ completion: @escaping GATTCompletion<Void>) {
-        enqueue(.write(handle, value: value, completion))
-    }
-
-    /// Write Command: no answer from the server; completes when queued for sending.
-    public func writeWithoutResponse(_ handle: AttributeHandle, value: [UInt8], _ completion: GATTCompletion<Void>? = nil) {
-        enqueue(.writeCommand(handle, value: value, completion))
-    }
-
-    /// Installs `onValue` for the characteristic's notifications or
-    /// indications, then writes its CCCD. On failure the handler is removed.
-    public func subscribe(valueHandle: AttributeHandle, cccd: AttributeHandle, indications: Bool = false,
-                          onValue: @escaping ([UInt8]) -> Void, _ completion: @escaping GATTCompletion<Void>) {
-        valueHandlers[valueHandle] = onValue
-        let configuration: ClientConfiguration = indications ? .indication : .notification
-        // The closure holds the bearer only while the write is pending.
-        write(cccd, value: configuration.bytes) { result in
-            if case .failure = result { self.valueHandlers[valueHandle] = nil }
-            completion(result)
+    /// The descriptors between the characteristic's value and its end:
+    /// `.descriptors`. With no handle between them there is nothing to ask:
+    /// it completes with none without a request.
+    public func discoverDescriptors(of characteristic: GATTCharacteristic) -> GATTRequestID {
+        guard let range = characteristic.descriptorRange else {
+            let id = makeRequestID()
+            complete(id, .descriptors([]))
+            return id
         }
+        return discoverDescriptors(in: range)
     }
 
-    /// Stops delivering values at once, then clears the CCCD.
-    public func unsubscribe(valueHandle: AttributeHandle, cccd: AttributeHandle, _ completion: @escaping GATTCompletion<Void>) {
-        valueHandlers[valueHandle] = nil
-        write(cccd, value: ClientConfiguration().bytes, completion)
+    public func discoverDescriptors(in range: AttributeHandleRange) -> GATTRequestID {
+        enqueue(in: range) { .discoverDescriptors(range: range, next: range.start, found: [], $0) }
     }
 
-    /// Routes values of `valueHandle` without writing a CCCD (e.g. for a
-    /// subscription that persists in a bond), or stops routing with nil.
-    public func setValueHandler(for valueHandle: AttributeHandle, _ handler: (([UInt8]) -> Void)?) {
-        valueHandlers[valueHandle] = handler
+    /// Queues a procedure over `range`; an invalid range fails it without a request.
+    private func enqueue(in range: AttributeHandleRange, _ procedure: (GATTRequestID) -> ClientProcedure) -> GATTRequestID {
+        let id = makeRequestID()
+        guard range.isValid else {
+            complete(id, .failure(.invalidArgument))
+            return id
+        }
+        return enqueue(procedure(id))
+    }
+
+    /// Reads a value of any length: Read, then Read Blob while responses
+    /// fill the PDU. Completes with `.value`.
+    @discardableResult
+    public func read(_ handle: AttributeHandle) -> GATTRequestID {
+        read(handle, id: makeRequestID())
+    }
+
+    @discardableResult
+    func read(_ handle: AttributeHandle, id: GATTRequestID) -> GATTRequestID {
+        enqueue(.read(handle, value: [], id))
+    }
+
+    /// Write Request: completes with `.written` when the server confirms.
+    /// Values up to ATT_MTU - 3.
+    @discardableResult
+    public func write(_ handle: AttributeHandle, value: [UInt8]) -> GATTRequestID {
+        write(handle, value: value, id: makeRequestID())
+    }
+
+    @discardableResult
+    func write(_ handle: AttributeHandle, value: [UInt8], id: GATTRequestID) -> GATTRequestID {
+        enqueue(.write(handle, value: value, id))
+    }
+
+    /// Write Command: no answer from the server; completes with `.written`
+    /// when queued for sending.
+    @discardableResult
+    public func writeWithoutResponse(_ handle: AttributeHandle, value: [UInt8]) -> GATTRequestID {
+        enqueue(.writeCommand(handle, value: value, makeRequestID()))
+    }
+
+    /// Writes a characteristic's CCCD for notifications (or indications).
+    /// The values come out as `.valueReceived` events whether or not
+    /// anyone subscribed: routing them is the owner's.
+    @discardableResult
+    public func subscribe(cccd: AttributeHandle, indications: Bool = false) -> GATTRequestID {
+        subscribe(cccd: cccd, indications: indications, id: makeRequestID())
+    }
+
+    @discardableResult
+    func subscribe(cccd: AttributeHandle, indications: Bool, id: GATTRequestID) -> GATTRequestID {
+        let configuration: ClientConfiguration = indications ? .indication : .notification
+        return write(cccd, value: configuration.bytes, id: id)
+    }
+
+    /// Clears a characteristic's CCCD.
+    @discardableResult
+    public func unsubscribe(cccd: AttributeHandle) -> GATTRequestID {
+        unsubscribe(cccd: cccd, id: makeRequestID())
+    }
+
+    @discardableResult
+    func unsubscribe(cccd: AttributeHandle, id: GATTRequestID) -> GATTRequestID {
+        write(cccd, value: ClientConfiguration().bytes, id: id)
     }
 
     /// Requests queued or outstanding.

@@ -1,8 +1,6 @@
 import ATT
 import BluetoothCore
 
-public typealias GATTCompletion<T> = (Result<T, GATTError>) -> Void
-
 /// One ATT bearer (the fixed ATT channel of one LE link), sans-I/O: the GATT
 /// client of that link and the GATT server it shows the peer.
 ///
@@ -11,8 +9,11 @@ public typealias GATTCompletion<T> = (Result<T, GATTError>) -> Void
 /// link goes down. Draining it: `pollTransmit(now:)` until nil (ATT PDUs for
 /// L2CAP's ATT channel; `now` starts the 30 s transaction timer of a request
 /// when it leaves) and `pollEvent()`. Client requests (see
-/// GATTBearer+Client) queue here and complete through their closures, one
-/// ATT request outstanding at a time, in FIFO order.
+/// GATTBearer+Client) queue here, one ATT request outstanding at a time, in
+/// FIFO order; each returns a `GATTRequestID` and ends as a `.completed`
+/// event under it, and the peer's notifications and indications come out as
+/// `.valueReceived` events, so the owner routes values and nothing here
+/// calls back into it.
 public final class GATTBearer {
     /// The ATT transaction timeout (Core Vol 3 Part F 3.3.3).
     public static let transactionTimeout: Int64 = 30_000
@@ -25,14 +26,11 @@ public final class GATTBearer {
     public private(set) var isClosed = false
     /// The server side: answers the peer's discovery of our database.
     public var server: GATTServer
-    /// Notifications and indications for value handles without a handler.
-    public var onUnhandledValue: ((_ handle: AttributeHandle, _ value: [UInt8], _ isIndication: Bool) -> Void)?
-
-    var valueHandlers: [AttributeHandle: ([UInt8]) -> Void] = [:]
     var queue = FIFO<ClientProcedure>()
     var active: ClientProcedure?
     var activeOpcode: AttributeOpcode?
     var requestSentAt: Instant?
+    private var lastRequestID: UInt32 = 0
 
     struct Outgoing {
         enum Kind { case plain, request, indication }
@@ -89,18 +87,15 @@ public final class GATTBearer {
 
     private func finish(with error: GATTError) {
         isClosed = true
-        var completions: [() -> Void] = []
-        if let active { completions.append(active.fail(error)) }
+        if let active { complete(active.id, .failure(error)) }
         active = nil
         activeOpcode = nil
         requestSentAt = nil
-        while let procedure = queue.popFirst() { completions.append(procedure.fail(error)) }
+        while let procedure = queue.popFirst() { complete(procedure.id, .failure(error)) }
         outbox.removeAll()
         indications.removeAll()
         indicationOutstanding = nil
         indicationSentAt = nil
-        // No state is touched after this, so callers may do anything here.
-        for completion in completions { completion() }
     }
 
     // MARK: input
@@ -169,24 +164,24 @@ public final class GATTBearer {
                     step = procedure.step(pdu, mtu: mtu)
                 } else {
                     Log.warning("gatt", "error response for \(request) while \(sent) is outstanding on \(handle)")
-                    step = .done(procedure.fail(.unexpectedResponse(op)))
+                    step = .done(.failure(.unexpectedResponse(op)))
                 }
             } else if op.rawValue == sent.rawValue &+ 1 {
                 if case .exchangeMTUResponse(let serverRxMTU) = pdu { applyMTU(peerRxMTU: serverRxMTU) }
                 step = procedure.step(pdu, mtu: mtu)
             } else {
                 Log.warning("gatt", "\(op) while \(sent) is outstanding on \(handle)")
-                step = .done(procedure.fail(.unexpectedResponse(op)))
+                step = .done(.failure(.unexpectedResponse(op)))
             }
         } catch {
             Log.warning("gatt", "\(error) on \(handle)")
-            step = .done(procedure.fail(.malformedResponse(op)))
+            step = .done(.failure(.malformedResponse(op)))
         }
         switch step {
         case .next(let next):
             send(next)
-        case .done(let completion):
-            completion()
+        case .done(let result):
+            complete(procedure.id, result)
             startNext()
         }
     }
@@ -206,13 +201,7 @@ public final class GATTBearer {
         }
         // Confirm first: the server may not send another indication until then.
         if isIndication { outbox.append(Outgoing(bytes: ATTPDU.handleValueConfirmation.encode(), kind: .plain)) }
-        if let handler = valueHandlers[handleOfValue] {
-            handler(value)
-        } else if let onUnhandledValue {
-            onUnhandledValue(handleOfValue, value, isIndication)
-        } else {
-            Log.debug("gatt", "\(op) for \(handleOfValue) on \(handle) has no handler")
-        }
+        events.append(.valueReceived(handleOfValue, value, isIndication: isIndication))
     }
 
     private func receiveConfirmation(_ bytes: [UInt8]) {
@@ -235,13 +224,27 @@ public final class GATTBearer {
 
     // MARK: client queue
 
-    func enqueue(_ procedure: ClientProcedure) {
+    /// A fresh id for a procedure (the binding takes one for an operation
+    /// that waits for its discovery before it reaches the bearer).
+    func makeRequestID() -> GATTRequestID {
+        lastRequestID &+= 1
+        return GATTRequestID(lastRequestID)
+    }
+
+    /// Reports the end of a request.
+    func complete(_ id: GATTRequestID, _ result: GATTClientResult) {
+        events.append(.completed(id, result))
+    }
+
+    @discardableResult
+    func enqueue(_ procedure: ClientProcedure) -> GATTRequestID {
         guard !isClosed else {
-            procedure.fail(.bearerClosed)()
-            return
+            complete(procedure.id, .failure(.bearerClosed))
+            return procedure.id
         }
         queue.append(procedure)
         startNext()
+        return procedure.id
     }
 
     /// Starts queued procedures until one is outstanding. Write commands
@@ -249,12 +252,12 @@ public final class GATTBearer {
     func startNext() {
         while active == nil, !isClosed, let procedure = queue.popFirst() {
             if let problem = procedure.check(mtu: mtu) {
-                procedure.fail(problem)()
+                complete(procedure.id, .failure(problem))
                 continue
             }
-            if case .writeCommand(_, _, let done) = procedure {
+            if case .writeCommand(_, _, let id) = procedure {
                 outbox.append(Outgoing(bytes: procedure.request().encode(), kind: .plain))
-                done?(.success(()))
+                complete(id, .written)
                 continue
             }
             send(procedure)

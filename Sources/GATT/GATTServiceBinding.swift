@@ -17,7 +17,7 @@ public struct GATTCharacteristicHandles: Hashable {
 }
 
 /// How finding a peer service ended.
-public enum GATTServiceDiscovery: Equatable {
+public enum GATTServiceDiscovery: Hashable {
     /// The service is there with these characteristics.
     case found(Set<BluetoothUUID>)
     /// The peer has no such service (or an empty one).
@@ -29,9 +29,14 @@ public enum GATTServiceDiscovery: Equatable {
 /// One service on the peer, bound to the GATT bearer of its link: found once
 /// (the service, its characteristics, the CCCD of each one that notifies or
 /// indicates), then read, written and subscribed to by characteristic UUID.
-/// Every operation completes exactly once with a `RemoteOperationResult`,
-/// inside the bearer call that finished it, as the bearer's own procedures
-/// do: no clock and no I/O here.
+/// Every operation returns a `GATTRequestID` and ends exactly once as the
+/// bearer's `.completed(id, result)` event, as the bearer's own procedures
+/// do: no clock, no I/O and no closures here.
+///
+/// The bearer's owner hands each `.completed` event to `handle(_:_:)`
+/// first: the binding keeps the answers of its own discovery walk (true)
+/// and passes the rest on (false). It names the characteristic whose
+/// subscribed value arrived (`characteristic(notifiedAt:)`).
 ///
 /// An operation asked for before the service is known starts discovery and
 /// waits for it; several wait for the same discovery. After that,
@@ -51,7 +56,30 @@ public final class GATTServiceBinding {
         case absent
     }
     private var state = State.unknown
-    private var waiting: [(Lookup) -> Void] = []
+
+    /// An operation as asked for, kept while it waits for discovery.
+    private enum Operation {
+        case discover(GATTRequestID)
+        case read(GATTRequestID, BluetoothUUID)
+        case write(GATTRequestID, BluetoothUUID, [UInt8])
+        case subscribe(GATTRequestID, BluetoothUUID)
+        case unsubscribe(GATTRequestID, BluetoothUUID)
+
+        var id: GATTRequestID {
+            switch self {
+            case .discover(let id), .read(let id, _), .write(let id, _, _), .subscribe(let id, _), .unsubscribe(let id, _): return id
+            }
+        }
+
+        /// The characteristic it is on; nil for discover.
+        var characteristic: BluetoothUUID? {
+            switch self {
+            case .discover: return nil
+            case .read(_, let c), .write(_, let c, _), .subscribe(_, let c), .unsubscribe(_, let c): return c
+            }
+        }
+    }
+    private var waiting: [Operation] = []
 
     /// What the cache holds for an operation.
     private enum Lookup {
@@ -59,6 +87,28 @@ public final class GATTServiceBinding {
         case absent
         case failed(GATTError)
     }
+
+    /// The step of the discovery walk outstanding on the bearer.
+    private enum Walk {
+        case service(GATTRequestID)
+        case characteristics(GATTRequestID)
+        /// The descriptors of `current`; `rest` is still to look at.
+        case descriptors(GATTRequestID, current: GATTCharacteristic, rest: ArraySlice<GATTCharacteristic>,
+                         table: [BluetoothUUID: GATTCharacteristicHandles])
+
+        var id: GATTRequestID {
+            switch self {
+            case .service(let id), .characteristics(let id), .descriptors(let id, _, _, _): return id
+            }
+        }
+    }
+    private var walk: Walk?
+
+    /// The value handles subscribed to, by characteristic, from the moment
+    /// the CCCD write is asked for (values may come before its answer).
+    private var subscribed: [AttributeHandle: BluetoothUUID] = [:]
+    /// CCCD writes under way: a failed one stops routing its values.
+    private var subscribing: [GATTRequestID: AttributeHandle] = [:]
 
     public init(service: BluetoothUUID, bearer: GATTBearer) {
         self.service = service
@@ -69,6 +119,12 @@ public final class GATTServiceBinding {
     public var characteristics: [BluetoothUUID: GATTCharacteristicHandles]? {
         if case .found(let table) = state, !bearer.isClosed { return table }
         return nil
+    }
+
+    /// The characteristic of this service subscribed to at `valueHandle`,
+    /// for routing a `.valueReceived` event; nil when it is not one.
+    public func characteristic(notifiedAt valueHandle: AttributeHandle) -> BluetoothUUID? {
+        subscribed.isEmpty ? nil : subscribed[valueHandle]
     }
 
     /// Drops the handles found: the peer's database changed (Service
@@ -84,152 +140,172 @@ public final class GATTServiceBinding {
 
     /// Looks at the peer's service now, replacing what was found before (a
     /// client that asks to discover, after a failure say, means it); joins
-    /// a discovery already under way.
-    public func discover(_ done: @escaping (GATTServiceDiscovery) -> Void) {
+    /// a discovery already under way. Completes with `.discovered`.
+    @discardableResult
+    public func discover() -> GATTRequestID {
         if case .discovering = state {} else { state = .unknown }
-        lookUp { lookup in
-            switch lookup {
-            case .found(let table): done(.found(Set(table.keys)))
-            case .absent: done(.absent)
-            case .failed(let error): done(.failed(error))
-            }
-        }
+        return ask(.discover(bearer.makeRequestID()))
     }
 
-    /// Reads the characteristic's value (any length).
-    public func read(_ characteristic: BluetoothUUID, _ done: @escaping (RemoteOperationResult) -> Void) {
-        withHandles(of: characteristic, done) { bearer, h in
-            bearer.read(h.value) { done(RemoteOperationResult($0)) }
-        }
+    /// Reads the characteristic's value (any length): `.value`.
+    @discardableResult
+    public func read(_ characteristic: BluetoothUUID) -> GATTRequestID {
+        ask(.read(bearer.makeRequestID(), characteristic))
     }
 
-    /// Writes the value with a Write Request.
-    public func write(_ characteristic: BluetoothUUID, value: [UInt8], _ done: @escaping (RemoteOperationResult) -> Void) {
-        withHandles(of: characteristic, done) { bearer, h in
-            bearer.write(h.value, value: value) { done(RemoteOperationResult($0)) }
-        }
+    /// Writes the value with a Write Request: `.written`.
+    @discardableResult
+    public func write(_ characteristic: BluetoothUUID, value: [UInt8]) -> GATTRequestID {
+        ask(.write(bearer.makeRequestID(), characteristic, value))
     }
 
-    /// Routes the characteristic's values to `onValue` and writes its CCCD:
-    /// notifications when it notifies, otherwise indications.
-    public func subscribe(_ characteristic: BluetoothUUID, onValue: @escaping ([UInt8]) -> Void,
-                          _ done: @escaping (RemoteOperationResult) -> Void) {
-        withHandles(of: characteristic, done) { [service] bearer, h in
-            guard let cccd = h.cccd else {
-                Log.warning("gatt", "\(characteristic) of \(service) has no client configuration descriptor; cannot subscribe")
-                done(.attError(ATTErrorCode.attributeNotFound.rawValue))
-                return
-            }
-            let indications = !h.properties.contains(.notify) && h.properties.contains(.indicate)
-            bearer.subscribe(valueHandle: h.value, cccd: cccd, indications: indications, onValue: onValue) {
-                done(RemoteOperationResult($0))
-            }
-        }
+    /// Writes the characteristic's CCCD (notifications when it notifies,
+    /// otherwise indications) and names it for its values from then on:
+    /// `.written`.
+    @discardableResult
+    public func subscribe(_ characteristic: BluetoothUUID) -> GATTRequestID {
+        ask(.subscribe(bearer.makeRequestID(), characteristic))
     }
 
-    /// Stops routing the characteristic's values and clears its CCCD.
-    public func unsubscribe(_ characteristic: BluetoothUUID, _ done: @escaping (RemoteOperationResult) -> Void) {
-        withHandles(of: characteristic, done) { [service] bearer, h in
-            guard let cccd = h.cccd else {
-                Log.warning("gatt", "\(characteristic) of \(service) has no client configuration descriptor; cannot unsubscribe")
-                done(.attError(ATTErrorCode.attributeNotFound.rawValue))
-                return
-            }
-            bearer.unsubscribe(valueHandle: h.value, cccd: cccd) { done(RemoteOperationResult($0)) }
+    /// Stops naming the characteristic's values and clears its CCCD: `.written`.
+    @discardableResult
+    public func unsubscribe(_ characteristic: BluetoothUUID) -> GATTRequestID {
+        ask(.unsubscribe(bearer.makeRequestID(), characteristic))
+    }
+
+    // MARK: the bearer's answers
+
+    /// A request of this bearer ended. True when it was the binding's own
+    /// (its discovery walk), which nobody else waits for.
+    public func handle(_ id: GATTRequestID, _ result: GATTClientResult) -> Bool {
+        if !subscribing.isEmpty, let valueHandle = subscribing.removeValue(forKey: id) {
+            if result.error != nil { subscribed[valueHandle] = nil }
+            return false
         }
+        guard let step = walk, step.id == id else { return false }
+        walk = nil
+        switch (step, result) {
+        case (.service, .services(let services)):
+            guard let found = services.first else {
+                finishDiscovery(.absent)
+                break
+            }
+            walk = .characteristics(bearer.discoverCharacteristics(of: found))
+        case (.characteristics, .characteristics(let characteristics)):
+            collectDescriptors(characteristics[...], into: [:])
+        case let (.descriptors(_, current, rest, table), .descriptors(descriptors)):
+            var table = table
+            let cccd = descriptors.first { $0.uuid == GATTUUID.clientCharacteristicConfiguration }?.handle
+            table[current.uuid] = GATTCharacteristicHandles(value: current.valueHandle, cccd: cccd, properties: current.properties)
+            collectDescriptors(rest, into: table)
+        case let (.descriptors(_, current, rest, table), _):
+            // The characteristic stays usable for reads and writes;
+            // subscribing to it reports the missing descriptor.
+            Log.info("gatt", "descriptors of \(current) not found: \(result.error ?? .malformedResponse(.findInformationResponse))")
+            collectDescriptors(rest, into: table)
+        case (_, .failure(let error)):
+            finishDiscovery(error.attErrorCode == .attributeNotFound ? .absent : .failed(error))
+        default:
+            Log.warning("gatt", "discovering \(service): \(result) answers nothing asked")
+            finishDiscovery(.failed(.invalidArgument))
+        }
+        return true
     }
 
     // MARK: the cache
 
-    /// Runs `body` with the characteristic's handles, discovering first if
-    /// need be; a missing service or characteristic is Attribute Not Found.
-    private func withHandles(of characteristic: BluetoothUUID, _ fail: @escaping (RemoteOperationResult) -> Void,
-                             _ body: @escaping (GATTBearer, GATTCharacteristicHandles) -> Void) {
-        lookUp { [service, bearer] lookup in
-            switch lookup {
-            case .found(let table):
-                guard let h = table[characteristic] else {
-                    Log.info("gatt", "\(service) has no characteristic \(characteristic)")
-                    fail(.attError(ATTErrorCode.attributeNotFound.rawValue))
-                    return
-                }
-                body(bearer, h)
-            case .absent:
-                fail(.attError(ATTErrorCode.attributeNotFound.rawValue))
-            case .failed(let error):
-                fail(RemoteOperationResult(error))
-            }
-        }
-    }
-
-    private func lookUp(_ done: @escaping (Lookup) -> Void) {
+    private func ask(_ operation: Operation) -> GATTRequestID {
         if bearer.isClosed {
             state = .unknown
-            done(.failed(.bearerClosed))
-            return
+            run(operation, .failed(.bearerClosed))
+            return operation.id
         }
         switch state {
         case .found(let table):
-            done(.found(table))
+            run(operation, .found(table))
         case .absent:
-            done(.absent)
+            run(operation, .absent)
         case .discovering:
-            waiting.append(done)
+            waiting.append(operation)
         case .unknown:
-            waiting.append(done)
+            waiting.append(operation)
             startDiscovery()
+        }
+        return operation.id
+    }
+
+    /// Carries out an operation with what the cache holds; a missing
+    /// service or characteristic is Attribute Not Found.
+    private func run(_ operation: Operation, _ lookup: Lookup) {
+        let id = operation.id
+        guard let characteristic = operation.characteristic else {
+            switch lookup {
+            case .found(let table): bearer.complete(id, .discovered(.found(Set(table.keys))))
+            case .absent: bearer.complete(id, .discovered(.absent))
+            case .failed(let error): bearer.complete(id, .discovered(.failed(error)))
+            }
+            return
+        }
+        let h: GATTCharacteristicHandles
+        switch lookup {
+        case .found(let table):
+            guard let handles = table[characteristic] else {
+                Log.info("gatt", "\(service) has no characteristic \(characteristic)")
+                return bearer.complete(id, GATTServiceBinding.notFound)
+            }
+            h = handles
+        case .absent:
+            return bearer.complete(id, GATTServiceBinding.notFound)
+        case .failed(let error):
+            return bearer.complete(id, .failure(error))
+        }
+        switch operation {
+        case .discover:
+            break
+        case .read:
+            bearer.read(h.value, id: id)
+        case .write(_, _, let value):
+            bearer.write(h.value, value: value, id: id)
+        case .subscribe:
+            guard let cccd = h.cccd else {
+                Log.warning("gatt", "\(characteristic) of \(service) has no client configuration descriptor; cannot subscribe")
+                return bearer.complete(id, GATTServiceBinding.notFound)
+            }
+            subscribed[h.value] = characteristic
+            subscribing[id] = h.value
+            let indications = !h.properties.contains(.notify) && h.properties.contains(.indicate)
+            bearer.subscribe(cccd: cccd, indications: indications, id: id)
+        case .unsubscribe:
+            guard let cccd = h.cccd else {
+                Log.warning("gatt", "\(characteristic) of \(service) has no client configuration descriptor; cannot unsubscribe")
+                return bearer.complete(id, GATTServiceBinding.notFound)
+            }
+            subscribed[h.value] = nil
+            bearer.unsubscribe(cccd: cccd, id: id)
         }
     }
 
+    private static let notFound = GATTClientResult.failure(.att(.attributeNotFound, handle: .invalid))
+
     private func startDiscovery() {
         state = .discovering(stale: false)
-        // The bearer's queue holds these closures, and with them this
-        // binding, only until the procedure completes or the bearer closes.
-        bearer.discoverPrimaryServices(uuid: service) { result in
-            switch result {
-            case .failure(let error):
-                self.finishDiscovery(error.attErrorCode == .attributeNotFound ? .absent : .failed(error))
-            case .success(let services):
-                guard let found = services.first else { return self.finishDiscovery(.absent) }
-                self.bearer.discoverCharacteristics(of: found) { result in
-                    switch result {
-                    case .failure(let error):
-                        self.finishDiscovery(error.attErrorCode == .attributeNotFound ? .absent : .failed(error))
-                    case .success(let characteristics):
-                        self.collectDescriptors(characteristics[...], into: [:])
-                    }
-                }
-            }
-        }
+        walk = .service(bearer.discoverPrimaryServices(uuid: service))
     }
 
     /// Asks for the descriptors of each characteristic that can notify or
     /// indicate, one after the other (the bearer runs one request at a time).
     private func collectDescriptors(_ remaining: ArraySlice<GATTCharacteristic>,
                                     into table: [BluetoothUUID: GATTCharacteristicHandles]) {
-        guard let next = remaining.first else {
-            finishDiscovery(table.isEmpty ? .absent : .found(table))
-            return
-        }
-        let rest = remaining.dropFirst()
         var table = table
-        table[next.uuid] = GATTCharacteristicHandles(value: next.valueHandle, cccd: nil, properties: next.properties)
-        guard next.properties.contains(.notify) || next.properties.contains(.indicate), next.descriptorRange != nil else {
-            collectDescriptors(rest, into: table)
-            return
-        }
-        bearer.discoverDescriptors(of: next) { result in
-            switch result {
-            case .success(let descriptors):
-                let cccd = descriptors.first { $0.uuid == GATTUUID.clientCharacteristicConfiguration }?.handle
-                table[next.uuid] = GATTCharacteristicHandles(value: next.valueHandle, cccd: cccd, properties: next.properties)
-            case .failure(let error):
-                // The characteristic stays usable for reads and writes;
-                // subscribing to it reports the missing descriptor.
-                Log.info("gatt", "descriptors of \(next) not found: \(error)")
+        var remaining = remaining
+        while let next = remaining.popFirst() {
+            table[next.uuid] = GATTCharacteristicHandles(value: next.valueHandle, cccd: nil, properties: next.properties)
+            if next.properties.contains(.notify) || next.properties.contains(.indicate), next.descriptorRange != nil {
+                walk = .descriptors(bearer.discoverDescriptors(of: next), current: next, rest: remaining, table: table)
+                return
             }
-            self.collectDescriptors(rest, into: table)
         }
+        finishDiscovery(table.isEmpty ? .absent : .found(table))
     }
 
     private func finishDiscovery(_ lookup: Lookup) {
@@ -250,8 +326,8 @@ public final class GATTServiceBinding {
             // Not kept: the next operation tries again.
             state = .unknown
         }
-        let callbacks = waiting
+        let operations = waiting
         waiting = []
-        for callback in callbacks { callback(lookup) }
+        for operation in operations { run(operation, lookup) }
     }
 }

@@ -4,19 +4,13 @@ import BluetoothCore
 /// GATT client outcomes as the sans-I/O service clients (ANCS, AMS, the
 /// pairing routine) take them.
 extension RemoteOperationResult {
-    /// A read's outcome as a service client sees it.
-    public init(_ result: Result<[UInt8], GATTError>) {
+    /// A read's, a write's or a CCCD write's outcome as a service client
+    /// sees it: the value read, done, or why not.
+    public init(_ result: GATTClientResult) {
         switch result {
-        case .success(let bytes): self = .value(bytes)
+        case .value(let bytes): self = .value(bytes)
         case .failure(let error): self.init(error)
-        }
-    }
-
-    /// A write's (or a CCCD write's) outcome as a service client sees it.
-    public init(_ result: Result<Void, GATTError>) {
-        switch result {
-        case .success: self = .done
-        case .failure(let error): self.init(error)
+        default: self = .done
         }
     }
 

@@ -3,11 +3,17 @@ import ANCS
 import ATT
 import BluetoothCore
 import GATT
+import Notifications
 
 /// Runs the ANCS and AMS clients of one encrypted link over its GATT
 /// bearer: each action they emit becomes an operation on the bound service,
-/// and its outcome goes back as exactly one result call. Values the phone
-/// notifies are routed to the client that subscribed to them.
+/// whose request id is kept with what it was for, so its outcome goes back
+/// as exactly one result call. Values the phone notifies are routed to the
+/// client that subscribed to them.
+///
+/// ANCS and the notification model talk here, on the link: what ANCS
+/// learns goes to the model, and the model tells ANCS which notifications
+/// are worth their text and whether one should be updating.
 final class AppleServices {
     let handle: ConnectionHandle
     let ancs: ANCSClient
@@ -16,19 +22,30 @@ final class AppleServices {
     /// forgets them on Service Changed).
     private let ancsService: GATTServiceBinding
     private let amsService: GATTServiceBinding
-    /// The core's time: GATT answers arrive inside its inputs, at their `now`.
-    private let clock: CoreClock
-    /// Called whenever a GATT answer arrived, so the owner pumps again.
-    var onProgress: () -> Void = {}
+    private let notifications: NotificationModel
+
+    /// What each GATT request asked for, by its id.
+    private enum Request {
+        case ancsDiscovery
+        case ancsSubscription(ANCSCharacteristic)
+        case ancsUnsubscription(ANCSCharacteristic)
+        case ancsControlPoint
+        case amsDiscovery
+        case amsSubscription(AMSCharacteristic)
+        case amsWrite(AMSCharacteristic)
+        case amsRead(AMSCharacteristic)
+    }
+    private var pending: [GATTRequestID: Request] = [:]
 
     init(handle: ConnectionHandle, ancsService: GATTServiceBinding, amsService: GATTServiceBinding,
-         ancs: ANCSClient, ams: AMSClient, clock: CoreClock) {
+         configuration: ANCSConfiguration, appNames: AppNameCache, notifications: NotificationModel) {
         self.handle = handle
-        self.ancs = ancs
-        self.ams = ams
+        ancs = ANCSClient(connection: handle, configuration: configuration, appNames: appNames,
+                          wantsText: { notifications.wantsText($0) })
+        ams = AMSClient(connection: handle)
         self.ancsService = ancsService
         self.amsService = amsService
-        self.clock = clock
+        self.notifications = notifications
     }
 
     func start(now: Instant) {
@@ -55,36 +72,65 @@ final class AppleServices {
         ams.handleTimeout(now: now)
     }
 
-    /// Wraps a result handler: it gets the time the answer arrived, then
-    /// the owner is told to pump.
-    private func reporting<T>(_ body: @escaping (T, Instant) -> Void) -> (T) -> Void {
-        { [unowned(unsafe) self] value in
-            body(value, self.clock.now)
-            self.onProgress()
+    // MARK: - The bearer's answers
+
+    /// A GATT request ended; false when it was not one of ours.
+    func completed(_ id: GATTRequestID, _ result: GATTClientResult, now: Instant) -> Bool {
+        guard !pending.isEmpty, let request = pending.removeValue(forKey: id) else { return false }
+        switch request {
+        case .ancsDiscovery: ancs.discoveryCompleted(ANCSDiscovery(result), now: now)
+        case .ancsSubscription(let c): ancs.subscribeCompleted(c, RemoteOperationResult(result), now: now)
+        case .ancsUnsubscription(let c): ancs.unsubscribeCompleted(c, RemoteOperationResult(result), now: now)
+        case .ancsControlPoint: ancs.controlPointWriteCompleted(RemoteOperationResult(result), now: now)
+        case .amsDiscovery: ams.discoveryCompleted(AMSDiscovery(result), now: now)
+        case .amsSubscription(let c): ams.subscribeCompleted(c, RemoteOperationResult(result), now: now)
+        case .amsWrite(let c): ams.writeCompleted(c, RemoteOperationResult(result), now: now)
+        case .amsRead(let c): ams.readCompleted(c, RemoteOperationResult(result), now: now)
         }
+        return true
+    }
+
+    /// A value the phone notified; false when neither client subscribed to it.
+    func valueReceived(at valueHandle: AttributeHandle, _ value: [UInt8], now: Instant) -> Bool {
+        // The common case: every notification passes here.
+        if let uuid = ancsService.characteristic(notifiedAt: valueHandle) {
+            if uuid == ANCSUUIDs.notificationSource {
+                ancs.notificationSourceReceived(value, now: now)
+            } else {
+                ancs.dataSourceReceived(value, now: now)
+            }
+            return true
+        }
+        if let uuid = amsService.characteristic(notifiedAt: valueHandle) {
+            if uuid == AMSCharacteristic.remoteCommand.uuid {
+                ams.remoteCommandReceived(value, now: now)
+            } else {
+                ams.entityUpdateReceived(value, now: now)
+            }
+            return true
+        }
+        return false
     }
 
     // MARK: - ANCS
 
-    /// Performs a GATT action and returns the events to pass on.
-    func perform(_ action: ANCSAction) -> ANCSEvent? {
-        let ancs = self.ancs
+    /// Performs a GATT action and returns the event to pass on, after the
+    /// notification model took it in.
+    func perform(_ action: ANCSAction, now: Instant) -> ANCSEvent? {
         switch action {
         case .event(let event):
             // The common case: every notification passes here.
+            notifications.handle(event)
+            ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
             return event
         case .discover:
-            ancsService.discover(reporting { ancs.discoveryCompleted(ANCSDiscovery($0), now: $1) })
-        case .subscribe(_, .notificationSource):
-            ancsService.subscribe(ANCSUUIDs.notificationSource, onValue: reporting(ancs.notificationSourceReceived),
-                                  reporting { ancs.subscribeCompleted(.notificationSource, $0, now: $1) })
-        case .subscribe(_, let characteristic):
-            ancsService.subscribe(characteristic.uuid, onValue: reporting(ancs.dataSourceReceived),
-                                  reporting { ancs.subscribeCompleted(characteristic, $0, now: $1) })
+            pending[ancsService.discover()] = .ancsDiscovery
+        case let .subscribe(_, characteristic):
+            pending[ancsService.subscribe(characteristic.uuid)] = .ancsSubscription(characteristic)
         case let .unsubscribe(_, characteristic):
-            ancsService.unsubscribe(characteristic.uuid, reporting { ancs.unsubscribeCompleted(characteristic, $0, now: $1) })
+            pending[ancsService.unsubscribe(characteristic.uuid)] = .ancsUnsubscription(characteristic)
         case let .writeControlPoint(_, bytes):
-            ancsService.write(ANCSUUIDs.controlPoint, value: bytes, reporting { ancs.controlPointWriteCompleted($0, now: $1) })
+            pending[ancsService.write(ANCSUUIDs.controlPoint, value: bytes)] = .ancsControlPoint
         }
         return nil
     }
@@ -92,18 +138,15 @@ final class AppleServices {
     // MARK: - AMS
 
     func perform(_ action: AMSAction) -> AMSEvent? {
-        let ams = self.ams
         switch action {
         case .discover:
-            amsService.discover(reporting { ams.discoveryCompleted(AMSDiscovery($0), now: $1) })
+            pending[amsService.discover()] = .amsDiscovery
         case let .subscribe(_, characteristic):
-            let onValue = characteristic == .remoteCommand ? ams.remoteCommandReceived : ams.entityUpdateReceived
-            amsService.subscribe(characteristic.uuid, onValue: reporting(onValue),
-                                 reporting { ams.subscribeCompleted(characteristic, $0, now: $1) })
+            pending[amsService.subscribe(characteristic.uuid)] = .amsSubscription(characteristic)
         case let .write(_, characteristic, bytes):
-            amsService.write(characteristic.uuid, value: bytes, reporting { ams.writeCompleted(characteristic, $0, now: $1) })
+            pending[amsService.write(characteristic.uuid, value: bytes)] = .amsWrite(characteristic)
         case let .read(_, characteristic):
-            amsService.read(characteristic.uuid, reporting { ams.readCompleted(characteristic, $0, now: $1) })
+            pending[amsService.read(characteristic.uuid)] = .amsRead(characteristic)
         case .event(let event):
             return event
         }
@@ -113,15 +156,21 @@ final class AppleServices {
 
 extension ANCSDiscovery {
     /// What the bound service found, named by role.
-    init(_ outcome: GATTServiceDiscovery) {
-        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
+    init(_ result: GATTClientResult) {
+        guard case .discovered(.found(let uuids)) = result else {
+            self = result == .discovered(.absent) ? .absent : .failed
+            return
+        }
         self = .found(Set(uuids.compactMap { ANCSCharacteristic(uuid: $0) }))
     }
 }
 
 extension AMSDiscovery {
-    init(_ outcome: GATTServiceDiscovery) {
-        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
+    init(_ result: GATTClientResult) {
+        guard case .discovered(.found(let uuids)) = result else {
+            self = result == .discovered(.absent) ? .absent : .failed
+            return
+        }
         self = .found(Set(uuids.compactMap { AMSCharacteristic(uuid: $0) }))
     }
 }

@@ -39,33 +39,24 @@ extension HeadUnitCore {
 
     func startAppleServices(_ handle: ConnectionHandle) {
         guard let link = links[handle], link.isThePhone, link.appleServices == nil else { return }
-        let model = notifications
-        let ancs = ANCSClient(connection: handle, configuration: settings.ancs, appNames: appNames,
-                              wantsText: { model.wantsText($0) })
         let s = AppleServices(handle: handle, ancsService: link.ancsService, amsService: link.amsService,
-                              ancs: ancs, ams: AMSClient(connection: handle), clock: clock)
-        s.onProgress = { [unowned(unsafe) self] in self.pump() }
+                              configuration: settings.ancs, appNames: appNames, notifications: notifications)
         link.appleServices = s
         s.start(now: clock.now)
-        link.readPhoneClock { [unowned(unsafe) self] phoneClock in
-            self.phoneClock = phoneClock
-            self.pump()
-        }
-        if link.role == .peripheral {
-            link.readDeviceName { [unowned(unsafe) self] in self.pump() }
-        }
+        link.readPhoneClock()
+        if link.role == .peripheral { link.readDeviceName() }
         link.watchServiceChanged()
     }
 
-    /// Moves ANCS/AMS actions to GATT and their events to the model and the
-    /// event log. True when anything happened.
+    /// Moves ANCS/AMS actions to GATT and their events to the event log
+    /// (the link gave ANCS's to the model). True when anything happened.
     func pumpAppleServices(now: Instant) -> Bool {
         var progressed = false
         for link in links.values {
             guard let s = link.appleServices else { continue }
             while let action = s.ancs.pollAction() {
                 progressed = true
-                if let event = s.perform(action) { ancsEvent(event, on: s, now: now) }
+                if let event = s.perform(action, now: now) { ancsEvent(event, on: s, now: now) }
             }
             while let action = s.ams.pollAction() {
                 progressed = true
@@ -105,8 +96,6 @@ extension HeadUnitCore {
         default:
             break
         }
-        notifications.handle(event)
-        s.ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
     }
 
     private func amsEvent(_ event: AMSEvent, now: Instant) {

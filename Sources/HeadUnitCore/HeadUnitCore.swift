@@ -25,7 +25,9 @@ import SMP
 /// `pollConsoleLine`, `screenModel` and `nextDeadline`.
 ///
 /// Every input ends in `pump()`, which moves what each layer produced to
-/// the next one until nothing is left.
+/// the next one until nothing is left. Nothing calls back into the core:
+/// GATT answers come out of each link's bearer as values and are routed
+/// by their request ids (`PhoneLink.route`).
 public final class HeadUnitCore {
     /// The HCI host. The shell's transport driver writes what it transmits
     /// and hands bytes read to `receive`.
@@ -59,8 +61,6 @@ public final class HeadUnitCore {
     private var wantedScan: ScanDuty?
     /// The controller was ready once: the pairing routine and advertising run.
     private(set) var started = false
-    private var pumping = false
-    private var repump = false
     let startedAt: Instant
 
     /// One line for the driver about something to do on the phone, in the
@@ -221,8 +221,7 @@ public final class HeadUnitCore {
     /// The one place a link is made.
     private func linkUp(_ link: Link, now: Instant) {
         l2cap.linkConnected(L2CAPLink(handle: link.handle, role: link.role, peer: link.peer))
-        let phone = PhoneLink(link: link, database: database, clock: clock)
-        phone.onProgress = { [unowned(unsafe) self] in self.pump() }
+        let phone = PhoneLink(link: link, database: database)
         links[link.handle] = phone
         notifBridgeLinkUp(phone)
         // 32-byte names need an ATT_MTU of at least 35: exchange first.
@@ -238,7 +237,12 @@ public final class HeadUnitCore {
     /// The one place a link ends, with everything on it.
     private func linkDown(_ handle: ConnectionHandle, now: Instant) {
         let gone = links.removeValue(forKey: handle)
-        gone?.close(now: now)
+        if let gone {
+            // Requests still pending fail, and their users hear so first.
+            gone.bearer.close()
+            _ = pumpBearer(of: gone, now: now)
+            gone.close(now: now)
+        }
         notifBridgeLinkDown(gone)
         // Another link's passkey stays on screen.
         if gone?.passkeyOnScreen == true { passkeyShown = nil }
@@ -256,23 +260,12 @@ public final class HeadUnitCore {
 
     // MARK: - Moving work between layers
 
+    /// One loop over the layers' queues until a whole round finds nothing.
     func pump() {
-        // An input that arrives while pumping (a GATT answer's completion)
-        // asks for another round instead of being left queued.
-        guard !pumping else {
-            repump = true
-            return
-        }
-        pumping = true
-        defer { pumping = false }
         let now = clock.now
         var progressed = true
         while progressed {
             progressed = false
-            if repump {
-                repump = false
-                progressed = true
-            }
             while let event = host.pollEvent() {
                 handle(event, now: now)
                 progressed = true
@@ -282,24 +275,8 @@ public final class HeadUnitCore {
                 progressed = true
             }
             progressed = pumpNotifBridge(now: now) || progressed
-            for (handle, link) in links {
-                let bearer = link.bearer
-                while let pdu = bearer.pollTransmit(now: now) {
-                    l2cap.send(pdu, on: handle, channel: .att)
-                    progressed = true
-                }
-                while let event = bearer.pollEvent() {
-                    progressed = true
-                    switch event {
-                    case .transactionTimeout:
-                        Log.error("gatt", "ATT transaction timeout on \(handle); disconnecting")
-                        host.disconnect(handle)
-                    case .mtuChanged(let mtu):
-                        Log.debug("gatt", "ATT_MTU on \(handle) is \(mtu)")
-                    case .clientStateChanged:
-                        storeClientState(of: link)
-                    }
-                }
+            for link in links.values {
+                progressed = pumpBearer(of: link, now: now) || progressed
             }
             progressed = pumpAppleServices(now: now) || progressed
             for link in links.values {
@@ -329,7 +306,44 @@ public final class HeadUnitCore {
             while let answer = l2cap.pollParameterUpdateAnswer() {
                 Log.debug("l2cap", "parameter update on \(answer.handle): \(answer.outcome)")
             }
-            if repump { progressed = true }
+        }
+    }
+
+    /// Routes a link's GATT events (answers first, so requests they cause
+    /// leave in the same round), then sends what its bearer has for the
+    /// phone. True when anything moved.
+    private func pumpBearer(of link: PhoneLink, now: Instant) -> Bool {
+        var progressed = false
+        let bearer = link.bearer
+        while let event = bearer.pollEvent() {
+            progressed = true
+            guard let forCore = link.route(event, now: now) else { continue }
+            switch forCore {
+            case .navigationNotifier(let reply):
+                navigationNotifierReplied(reply, on: link.handle, now: now)
+            case .phoneClock(let phoneClock):
+                self.phoneClock = phoneClock
+            case .transactionTimeout:
+                Log.error("gatt", "ATT transaction timeout on \(link.handle); disconnecting")
+                host.disconnect(link.handle)
+            case .clientStateChanged:
+                storeClientState(of: link)
+            }
+        }
+        while let pdu = bearer.pollTransmit(now: now) {
+            l2cap.send(pdu, on: link.handle, channel: .att)
+            progressed = true
+        }
+        return progressed
+    }
+
+    private func navigationNotifierReplied(_ reply: NavigationNotifierReply, on handle: ConnectionHandle, now: Instant) {
+        switch reply {
+        case .serverName(let r): pairing.serverNameRead(handle, r, now: now)
+        case .pairedClientName(let r): pairing.pairedClientNameRead(handle, r, now: now)
+        case .pairedClientNameWritten(let r): pairing.writeCompleted(handle, r, now: now)
+        case .pairedClientNameSubscribed(let r): pairing.subscribeCompleted(handle, r, now: now)
+        case .pairedClientNameChanged(let value): pairing.pairedClientNameChanged(handle, value, now: now)
         }
     }
 
@@ -349,21 +363,13 @@ public final class HeadUnitCore {
         case .disconnect(let handle):
             host.disconnect(handle)
         case .readServerName(let handle):
-            links[handle]?.navigationNotifier.readServerName { [unowned(unsafe) self] r in
-                self.pairing.serverNameRead(handle, r, now: self.clock.now)
-            }
+            links[handle]?.navigationNotifier.readServerName()
         case .readPairedClientName(let handle):
-            links[handle]?.navigationNotifier.readPairedClientName { [unowned(unsafe) self] r in
-                self.pairing.pairedClientNameRead(handle, r, now: self.clock.now)
-            }
+            links[handle]?.navigationNotifier.readPairedClientName()
         case let .writePairedClientName(handle, name):
-            links[handle]?.navigationNotifier.writePairedClientName(name) { [unowned(unsafe) self] r in
-                self.pairing.writeCompleted(handle, r, now: self.clock.now)
-            }
+            links[handle]?.navigationNotifier.writePairedClientName(name)
         case .subscribePairedClientName(let handle):
-            links[handle]?.navigationNotifier.subscribePairedClientName(onValue: { [unowned(unsafe) self] value in
-                self.pairing.pairedClientNameChanged(handle, value, now: self.clock.now)
-            }) { [unowned(unsafe) self] r in self.pairing.subscribeCompleted(handle, r, now: self.clock.now) }
+            links[handle]?.navigationNotifier.subscribePairedClientName()
         case .remember(let server):
             write(.rememberServer(server))
         case .forget(let server):

@@ -72,11 +72,12 @@ public final class PhoneLink {
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
     var notifBridge: NotifBridgeLink<HPKECryptography>?
-    /// Called when a GATT answer arrived, so the owner pumps again.
-    var onProgress: () -> Void = {}
-    private let clock: CoreClock
+    /// The link's own GATT requests, by id: the phone's clock and name.
+    private var clockRead: GATTRequestID?
+    private var nameRead: GATTRequestID?
+    private var serviceChangedSubscription: GATTRequestID?
 
-    init(link: Link, database: GATTDatabase, clock: CoreClock) {
+    init(link: Link, database: GATTDatabase) {
         handle = link.handle
         role = link.role
         peer = link.peer
@@ -89,15 +90,63 @@ public final class PhoneLink {
         currentTime = GATTServiceBinding(service: PhoneClock.service, bearer: bearer)
         genericAccess = GATTServiceBinding(service: GATTUUID.genericAccessService, bearer: bearer)
         services = [nn, ancsService, amsService, genericAttribute, currentTime, genericAccess]
-        self.clock = clock
     }
 
     public var mtu: Int { bearer.mtu }
 
-    /// The link went down: every procedure on it ends.
+    /// The link went down: ANCS and AMS end (the bearer was closed and its
+    /// failed requests routed before).
     func close(now: Instant) {
         bearer.close()
         appleServices?.disconnected(now: now)
+    }
+
+    // MARK: - Routing the bearer's events
+
+    /// Routes one of the bearer's events to whoever asked: each service
+    /// binding's discovery walk, ANCS and AMS, the phone's clock and name,
+    /// Service Changed. Returns what is the core's: the pairing routine's
+    /// replies, the phone's clock, a dead bearer, a bonded client's new state.
+    func route(_ event: GATTBearerEvent, now: Instant) -> PhoneLinkEvent? {
+        switch event {
+        case let .completed(id, result):
+            for service in services where service.handle(id, result) { return nil }
+            if let appleServices, appleServices.completed(id, result, now: now) { return nil }
+            if let reply = navigationNotifier.completed(id, result) { return .navigationNotifier(reply) }
+            return ownRequestCompleted(id, result, now: now)
+        case let .valueReceived(valueHandle, value, _):
+            if let appleServices, appleServices.valueReceived(at: valueHandle, value, now: now) { return nil }
+            if let reply = navigationNotifier.valueReceived(at: valueHandle, value) { return .navigationNotifier(reply) }
+            if genericAttribute.characteristic(notifiedAt: valueHandle) == GATTUUID.serviceChanged {
+                Log.info("gatt", "the phone's services changed; looking again")
+                serviceChanged(now: now)
+            } else {
+                Log.debug("gatt", "value for \(valueHandle) on \(handle) has no subscriber")
+            }
+            return nil
+        case .transactionTimeout:
+            return .transactionTimeout
+        case .mtuChanged(let mtu):
+            Log.debug("gatt", "ATT_MTU on \(handle) is \(mtu)")
+            return nil
+        case .clientStateChanged:
+            return .clientStateChanged
+        }
+    }
+
+    private func ownRequestCompleted(_ id: GATTRequestID, _ result: GATTClientResult, now: Instant) -> PhoneLinkEvent? {
+        if id == clockRead {
+            clockRead = nil
+            return phoneClockRead(RemoteOperationResult(result), now: now).map { .phoneClock($0) }
+        }
+        if id == nameRead {
+            nameRead = nil
+            deviceNameRead(RemoteOperationResult(result))
+        } else if id == serviceChangedSubscription {
+            serviceChangedSubscription = nil
+            if result.error != nil { Log.debug("gatt", "the phone offers no Service Changed indication") }
+        }
+        return nil
     }
 
     var nextDeadline: Instant? {
@@ -117,13 +166,7 @@ public final class PhoneLink {
     /// iOS may publish ANCS only after bonding and says so with a Service
     /// Changed indication: subscribe to it, and rediscover when it comes.
     func watchServiceChanged() {
-        genericAttribute.subscribe(GATTUUID.serviceChanged, onValue: { [unowned(unsafe) self] _ in
-            Log.info("gatt", "the phone's services changed; looking again")
-            serviceChanged(now: clock.now)
-            onProgress()
-        }) { result in
-            if !result.succeeded { Log.debug("gatt", "the phone offers no Service Changed indication") }
-        }
+        serviceChangedSubscription = genericAttribute.subscribe(GATTUUID.serviceChanged)
     }
 
     /// Every service found on the phone may have moved: each binding looks
@@ -135,32 +178,35 @@ public final class PhoneLink {
 
     /// Reads the phone's Current Time Service once per connection; a phone
     /// without one leaves the head unit on its own clock.
-    func readPhoneClock(_ done: @escaping (PhoneClock) -> Void) {
-        currentTime.read(PhoneClock.currentTime) { [unowned(unsafe) self] result in
-            guard case .value(let bytes) = result, let phoneClock = PhoneClock(currentTime: bytes, at: clock.now) else {
-                if result == .attError(ATTErrorCode.attributeNotFound.rawValue) {
-                    Log.info("clock", "the phone has no Current Time Service")
-                } else {
-                    Log.warning("clock", "the phone's current time could not be read")
-                }
-                return
+    func readPhoneClock() {
+        clockRead = currentTime.read(PhoneClock.currentTime)
+    }
+
+    private func phoneClockRead(_ result: RemoteOperationResult, now: Instant) -> PhoneClock? {
+        guard case .value(let bytes) = result, let phoneClock = PhoneClock(currentTime: bytes, at: now) else {
+            if result == .attError(ATTErrorCode.attributeNotFound.rawValue) {
+                Log.info("clock", "the phone has no Current Time Service")
+            } else {
+                Log.warning("clock", "the phone's current time could not be read")
             }
-            Log.info("clock", "time from the phone: \(phoneClock.text(at: clock.now))")
-            done(phoneClock)
+            return nil
         }
+        Log.info("clock", "time from the phone: \(phoneClock.text(at: now))")
+        return phoneClock
     }
 
     /// Reads the phone's Device Name once per connection, for the status
     /// line; a phone that gives none (or nothing printable) stays "iPhone".
-    func readDeviceName(_ done: @escaping () -> Void) {
-        genericAccess.read(GATTUUID.deviceName) { [unowned(unsafe) self] result in
-            guard case .value(let bytes) = result, let name = PhoneLink.displayableName(bytes) else {
-                Log.info("gap", "the phone gave no name to show")
-                return
-            }
-            deviceName = name
-            done()
+    func readDeviceName() {
+        nameRead = genericAccess.read(GATTUUID.deviceName)
+    }
+
+    private func deviceNameRead(_ result: RemoteOperationResult) {
+        guard case .value(let bytes) = result, let name = PhoneLink.displayableName(bytes) else {
+            Log.info("gap", "the phone gave no name to show")
+            return
         }
+        deviceName = name
     }
 
     /// The phone's Device Name as the screen may show it: no ASCII control
@@ -180,4 +226,16 @@ public final class PhoneLink {
         guard let start = kept.firstIndex(where: { $0 != 0x20 }) else { return nil }
         return String(decoding: kept[start...], as: UTF8.self)
     }
+}
+
+/// What a link's GATT traffic brings the core (`PhoneLink.route`).
+enum PhoneLinkEvent {
+    /// An answer for the pairing routine.
+    case navigationNotifier(NavigationNotifierReply)
+    /// The phone's time of day, read once per connection.
+    case phoneClock(PhoneClock)
+    /// The bearer is dead (an ATT transaction timed out): the link must go.
+    case transactionTimeout
+    /// A bonded client changed its state of our server: store it again.
+    case clientStateChanged
 }

@@ -35,22 +35,40 @@ struct ScriptedNNServer {
     }
 }
 
-/// A binding to the NavigationNotifier service on a fresh bearer, with
-/// what its operations and discoveries reported.
+/// A binding to the NavigationNotifier service on a fresh bearer, drained
+/// as the bearer's owner does (the binding sees each completion first),
+/// with what its tracked operations and discoveries reported, in the order
+/// they completed, and the values it named.
 final class BindingHarness {
     let t = Harness()
     let binding: GATTServiceBinding
-    var results: [RemoteOperationResult] = []
-    var discoveries: [GATTServiceDiscovery] = []
+    private var tracked: Set<GATTRequestID> = []
 
     init(service: BluetoothUUID = nnService) {
         binding = GATTServiceBinding(service: service, bearer: t.bearer)
+        t.binding = binding
     }
 
-    // Weak: the binding keeps the callbacks of operations a test leaves
-    // pending, and the harness keeps the binding.
-    var done: (RemoteOperationResult) -> Void { { [weak self] in self?.results.append($0) } }
-    func discover() { binding.discover { [weak self] in self?.discoveries.append($0) } }
+    func track(_ id: GATTRequestID) { tracked.insert(id) }
+    func discover() { track(binding.discover()) }
+
+    private var outcomes: [GATTClientResult] {
+        t.drain()
+        return t.completed.filter { tracked.contains($0.0) }.map { $0.1 }
+    }
+
+    var results: [RemoteOperationResult] {
+        outcomes.compactMap { if case .discovered = $0 { return nil }; return RemoteOperationResult($0) }
+    }
+
+    var discoveries: [GATTServiceDiscovery] {
+        outcomes.compactMap { if case .discovered(let d) = $0 { return d }; return nil }
+    }
+
+    func values(of characteristic: BluetoothUUID) -> [[UInt8]] {
+        t.drain()
+        return t.namedValues.filter { $0.0 == characteristic }.map { $0.1 }
+    }
 }
 
 @Suite struct GATTServiceBindingTests {
@@ -59,7 +77,7 @@ final class BindingHarness {
     @Test func discoversOnceThenReadsByUUID() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         server.answerDiscovery(t)
         #expect(binding.characteristics?[serverNameUUID] ==
                 GATTCharacteristicHandles(value: AttributeHandle(0x2A), cccd: nil, properties: .read))
@@ -69,7 +87,7 @@ final class BindingHarness {
         t.deliver("0b 4950484f4e45")
         #expect(f.results == [.value(Array("IPHONE".utf8))])
         // The second read goes straight to the handle.
-        binding.read(pairedClientNameUUID, f.done)
+        f.track(binding.read(pairedClientNameUUID))
         #expect(t.sent() == [h("0a 2c00")])
         t.deliver("0b 2d")
         #expect(f.results.last == .value([0x2D]))
@@ -78,8 +96,8 @@ final class BindingHarness {
     @Test func operationsAskedTogetherShareOneDiscovery() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.read(serverNameUUID, f.done)
-        binding.write(pairedClientNameUUID, value: Array("HU".utf8), f.done)
+        f.track(binding.read(serverNameUUID))
+        f.track(binding.write(pairedClientNameUUID, value: Array("HU".utf8)))
         f.discover()
         server.answerDiscovery(t)
         #expect(f.discoveries == [.found([serverNameUUID, pairedClientNameUUID])])
@@ -89,43 +107,54 @@ final class BindingHarness {
         t.deliver("13")
         #expect(f.results == [.value([0x41]), .done])
         // Reads and writes keep using the handles found ...
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         #expect(t.sent() == [h("0a 2a00")])
         t.deliver("0b 42")
         // ... while discover, asked again, looks at the phone again.
         f.discover()
         ScriptedNNServer(shift: 0x10).answerDiscovery(t)
         #expect(f.discoveries.count == 2)
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         #expect(t.sent() == [h("0a 3a00")])
     }
 
     @Test func subscribeWritesTheCCCDAndRoutesNotifications() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        var values: [[UInt8]] = []
-        binding.subscribe(pairedClientNameUUID, onValue: { values.append($0) }, f.done)
+        f.track(binding.subscribe(pairedClientNameUUID))
         server.answerDiscovery(t)
         #expect(t.sent() == [h("12 2d00 0100")])
         t.deliver("13")
         #expect(f.results == [.done])
         t.deliver("1b 2c00 554e504149524544")
-        #expect(values == [Array("UNPAIRED".utf8)])
+        #expect(f.values(of: pairedClientNameUUID) == [Array("UNPAIRED".utf8)])
 
-        binding.unsubscribe(pairedClientNameUUID, f.done)
+        f.track(binding.unsubscribe(pairedClientNameUUID))
         #expect(t.sent() == [h("12 2d00 0000")])
         t.deliver("13")
         t.deliver("1b 2c00 41")
         #expect(f.results == [.done, .done])
-        #expect(values.count == 1)
+        #expect(f.values(of: pairedClientNameUUID).count == 1)
+    }
+
+    @Test func aRefusedSubscriptionNamesNoValues() {
+        let f = BindingHarness()
+        let (t, binding) = (f.t, f.binding)
+        f.track(binding.subscribe(pairedClientNameUUID))
+        server.answerDiscovery(t)
+        #expect(t.sent() == [h("12 2d00 0100")])
+        t.deliver("01 12 2d00 05")  // Insufficient Authentication
+        #expect(f.results == [.attError(0x05)])
+        t.deliver("1b 2c00 41")
+        #expect(f.values(of: pairedClientNameUUID).isEmpty)
+        #expect(binding.characteristic(notifiedAt: AttributeHandle(0x2C)) == nil)
     }
 
     @Test func aCharacteristicThatOnlyIndicatesIsSubscribedForIndications() {
         // Service Changed in Generic Attribute: indicate only, CCCD after the value.
         let f = BindingHarness(service: GATTUUID.genericAttributeService)
         let (t, binding) = (f.t, f.binding)
-        var ranges: [[UInt8]] = []
-        binding.subscribe(GATTUUID.serviceChanged, onValue: { ranges.append($0) }, f.done)
+        f.track(binding.subscribe(GATTUUID.serviceChanged))
         #expect(t.sent() == [h("06 0100 ffff 0028 0118")])
         t.deliver("07 0600 0900")
         #expect(t.sent() == [h("06 0a00 ffff 0028 0118")])
@@ -141,7 +170,7 @@ final class BindingHarness {
         #expect(f.results == [.done])
         t.deliver("1d 0800 0100ffff")
         #expect(t.sent() == [h("1e")])
-        #expect(ranges == [[0x01, 0x00, 0xFF, 0xFF]])
+        #expect(f.values(of: GATTUUID.serviceChanged) == [[0x01, 0x00, 0xFF, 0xFF]])
     }
 
     @Test func anAbsentServiceIsAttributeNotFoundAndIsKept() {
@@ -151,7 +180,7 @@ final class BindingHarness {
         _ = t.sent()
         t.deliver("01 06 0100 0a")
         #expect(f.discoveries == [.absent])
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         #expect(t.sent().isEmpty)
         #expect(f.results == [.attError(0x0A)])
     }
@@ -159,12 +188,12 @@ final class BindingHarness {
     @Test func aMissingCharacteristicOrCCCDIsAttributeNotFoundWithoutARequest() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.discover { _ in }
+        binding.discover()
         server.answerDiscovery(t)
-        binding.read(BluetoothUUID(0x2A2B), f.done)
+        f.track(binding.read(BluetoothUUID(0x2A2B)))
         // SERVER NAME does not notify: it has no CCCD to write.
-        binding.subscribe(serverNameUUID, onValue: { _ in }, f.done)
-        binding.unsubscribe(serverNameUUID, f.done)
+        f.track(binding.subscribe(serverNameUUID))
+        f.track(binding.unsubscribe(serverNameUUID))
         #expect(t.sent().isEmpty)
         #expect(f.results == [.attError(0x0A), .attError(0x0A), .attError(0x0A)])
     }
@@ -172,12 +201,12 @@ final class BindingHarness {
     @Test func peerErrorsAndLostLinksKeepTheirMeaning() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.discover { _ in }
+        binding.discover()
         server.answerDiscovery(t)
-        binding.write(pairedClientNameUUID, value: [0x41], f.done)
+        f.track(binding.write(pairedClientNameUUID, value: [0x41]))
         _ = t.sent()
         t.deliver("01 12 2c00 80")  // the service's own refusal
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         _ = t.sent()
         t.bearer.close()
         #expect(f.results == [.attError(0x80), .failed])
@@ -187,12 +216,12 @@ final class BindingHarness {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
         f.discover()
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         _ = t.sent()
         t.deliver("01 06 0100 05")  // Insufficient Authentication
         #expect(f.discoveries == [.failed(.att(.insufficientAuthentication, handle: AttributeHandle(1)))])
         #expect(f.results == [.attError(0x05)])
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         server.answerDiscovery(t)
         #expect(t.sent() == [h("0a 2a00")])
     }
@@ -200,12 +229,12 @@ final class BindingHarness {
     @Test func forgetMakesTheNextOperationDiscoverAgain() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.discover { _ in }
+        binding.discover()
         server.answerDiscovery(t)
         // Service Changed: the service moved by 0x10 handles.
         binding.forget()
         #expect(binding.characteristics == nil)
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         ScriptedNNServer(shift: 0x10).answerDiscovery(t)
         #expect(t.sent() == [h("0a 3a00")])
     }
@@ -214,7 +243,7 @@ final class BindingHarness {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
         f.discover()
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         #expect(t.sent().count == 1)
         binding.forget()
         // The old walk finishes (answered from the first request on) ...
@@ -240,7 +269,7 @@ final class BindingHarness {
         _ = t.sent()
         t.bearer.close()
         #expect(f.discoveries == [.failed(.bearerClosed)])
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         #expect(f.results == [.failed])
         #expect(t.sent().isEmpty)
     }
@@ -248,7 +277,7 @@ final class BindingHarness {
     @Test func anUnansweredDiscoveryTimesOutAsFailed() {
         let f = BindingHarness()
         let (t, binding) = (f.t, f.binding)
-        binding.read(serverNameUUID, f.done)
+        f.track(binding.read(serverNameUUID))
         _ = t.sent()
         t.bearer.handleTimeout(now: t.bearer.nextDeadline!)
         #expect(f.results == [.failed])

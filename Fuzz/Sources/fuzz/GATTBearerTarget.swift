@@ -8,7 +8,7 @@ import SMP
 /// procedures, notifications, time and the link going down.
 ///
 /// Properties: every PDU we send decodes and fits the ATT_MTU; every client
-/// procedure completes exactly once; the bearer's count of pending requests
+/// procedure completes exactly once (as an event under its id); the bearer's count of pending requests
 /// matches the procedures not yet completed.
 enum GATTBearerTarget {
     static let target = FuzzTarget(name: "gatt-bearer", run: run, seeds: seeds)
@@ -17,22 +17,22 @@ enum GATTBearerTarget {
         (try? SMPCrypto.aesCMAC(key: key, message: message)) ?? [UInt8](repeating: 0, count: 16)
     })
 
-    /// Counts completions per procedure.
+    /// Counts completions per request id.
     final class Ledger {
-        var issued = 0
-        var completions: [Int] = []
+        var completions: [GATTRequestID: Int] = [:]
 
-        func completion<T>() -> GATTCompletion<T> {
-            let id = issued
-            issued += 1
-            completions.append(0)
-            return { [self] (_: Result<T, GATTError>) in
-                completions[id] += 1
-                invariant(completions[id] == 1, "procedure \(id) completed \(completions[id]) times")
-            }
+        func issued(_ id: GATTRequestID) {
+            invariant(completions[id] == nil, "\(id) issued twice")
+            completions[id] = 0
         }
 
-        var outstanding: Int { completions.filter { $0 == 0 }.count }
+        func completed(_ id: GATTRequestID) {
+            guard let count = completions[id] else { return invariant(false, "\(id) completed but never issued") }
+            completions[id] = count + 1
+            invariant(count == 0, "\(id) completed \(count + 1) times")
+        }
+
+        var outstanding: Int { completions.values.filter { $0 == 0 }.count }
     }
 
     static func run(_ data: [UInt8]) {
@@ -41,7 +41,6 @@ enum GATTBearerTarget {
         let ledger = Ledger()
         var now = Instant(milliseconds: 1_000)
         var lastRequest: UInt8 = AttributeOpcode.readRequest.rawValue
-        bearer.onUnhandledValue = { _, value, _ in _ = value.count }
         var operations = 0
         while !input.isAtEnd, operations < 500 {
             operations += 1
@@ -80,31 +79,37 @@ enum GATTBearerTarget {
                     lastRequest = opcode.rawValue
                 }
             }
-            while bearer.pollEvent() != nil {}
+            while let event = bearer.pollEvent() {
+                if case .completed(let id, _) = event { ledger.completed(id) }
+            }
             invariant(bearer.pendingRequestCount == ledger.outstanding,
                       "bearer has \(bearer.pendingRequestCount) requests pending, \(ledger.outstanding) not completed")
         }
         bearer.close()
+        while let event = bearer.pollEvent() {
+            if case .completed(let id, _) = event { ledger.completed(id) }
+        }
         invariant(ledger.outstanding == 0, "\(ledger.outstanding) procedures never completed")
     }
 
     static func startProcedure(_ input: inout FuzzInput, _ bearer: GATTBearer, _ ledger: Ledger) {
         let range = AttributeHandleRange(input.u16(), input.u16())
+        let id: GATTRequestID
         switch input.byte() % 10 {
-        case 0: bearer.exchangeMTU(ledger.completion())
-        case 1: bearer.discoverAllPrimaryServices(ledger.completion())
+        case 0: id = bearer.exchangeMTU()
+        case 1: id = bearer.discoverAllPrimaryServices()
         case 2:
             let uuid = input.bool() ? BluetoothUUID(input.u16()) : BluetoothUUID(littleEndian: input.bytes(16)[...]) ?? BluetoothUUID(0x1800)
-            bearer.discoverPrimaryServices(uuid: uuid, ledger.completion())
-        case 3: bearer.discoverCharacteristics(in: range, ledger.completion())
-        case 4: bearer.discoverDescriptors(in: range, ledger.completion())
-        case 5: bearer.read(range.start, ledger.completion())
-        case 6: bearer.write(range.start, value: input.chunk(), ledger.completion())
-        case 7: bearer.writeWithoutResponse(range.start, value: input.chunk(), ledger.completion())
-        case 8: bearer.subscribe(valueHandle: range.start, cccd: range.end, indications: input.bool(),
-                                 onValue: { _ = $0.count }, ledger.completion())
-        default: bearer.unsubscribe(valueHandle: range.start, cccd: range.end, ledger.completion())
+            id = bearer.discoverPrimaryServices(uuid: uuid)
+        case 3: id = bearer.discoverCharacteristics(in: range)
+        case 4: id = bearer.discoverDescriptors(in: range)
+        case 5: id = bearer.read(range.start)
+        case 6: id = bearer.write(range.start, value: input.chunk())
+        case 7: id = bearer.writeWithoutResponse(range.start, value: input.chunk())
+        case 8: id = bearer.subscribe(cccd: range.end, indications: input.bool())
+        default: id = bearer.unsubscribe(cccd: range.end)
         }
+        ledger.issued(id)
     }
 
     static func seeds() -> [(String, [UInt8])] {

@@ -22,20 +22,21 @@ enum GATTServiceBindingTarget {
         BluetoothUUID(0x2A2B),
     ]
 
-    /// Counts completions per operation.
-    final class Ledger {
-        var completions: [Int] = []
+    typealias Ledger = GATTBearerTarget.Ledger
 
-        func completion<T>() -> (T) -> Void {
-            let id = completions.count
-            completions.append(0)
-            return { [self] _ in
-                completions[id] += 1
-                invariant(completions[id] == 1, "operation \(id) completed \(completions[id]) times")
+    /// Drains the bearer as its owner does: the binding sees each
+    /// completion first; the rest are the operations'.
+    static func drain(_ bearer: GATTBearer, _ binding: GATTServiceBinding, _ ledger: Ledger) {
+        while let event = bearer.pollEvent() {
+            switch event {
+            case let .completed(id, result):
+                if !binding.handle(id, result) { ledger.completed(id) }
+            case let .valueReceived(handle, _, _):
+                _ = binding.characteristic(notifiedAt: handle)
+            default:
+                break
             }
         }
-
-        var outstanding: Int { completions.filter { $0 == 0 }.count }
     }
 
     static func run(_ data: [UInt8]) {
@@ -63,11 +64,11 @@ enum GATTServiceBindingTarget {
             case 4:
                 let uuid = characteristics[Int(input.byte()) % characteristics.count]
                 switch input.byte() % 5 {
-                case 0: binding.read(uuid, ledger.completion())
-                case 1: binding.write(uuid, value: input.chunk(), ledger.completion())
-                case 2: binding.subscribe(uuid, onValue: { _ = $0.count }, ledger.completion())
-                case 3: binding.unsubscribe(uuid, ledger.completion())
-                default: binding.discover(ledger.completion())
+                case 0: ledger.issued(binding.read(uuid))
+                case 1: ledger.issued(binding.write(uuid, value: input.chunk()))
+                case 2: ledger.issued(binding.subscribe(uuid))
+                case 3: ledger.issued(binding.unsubscribe(uuid))
+                default: ledger.issued(binding.discover())
                 }
             case 5:
                 binding.forget()
@@ -77,18 +78,20 @@ enum GATTServiceBindingTarget {
             default:
                 bearer.close()
             }
+            // Events first: the binding's walk queues its next request.
+            drain(bearer, binding, ledger)
             while let pdu = bearer.pollTransmit(now: now) {
                 if let opcode = pdu.first.map(AttributeOpcode.init), !opcode.isResponse, !opcode.isCommand,
                    !opcode.isServerInitiated, opcode != .handleValueConfirmation {
                     lastRequest = opcode.rawValue
                 }
             }
-            while bearer.pollEvent() != nil {}
             for (uuid, handles) in binding.characteristics ?? [:] {
                 invariant(handles.value.value != 0 && handles.cccd?.value != 0, "\(uuid) found at handle 0")
             }
         }
         bearer.close()
+        drain(bearer, binding, ledger)
         invariant(ledger.outstanding == 0, "\(ledger.outstanding) operations never completed")
     }
 
