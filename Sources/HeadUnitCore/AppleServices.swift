@@ -110,18 +110,3 @@ final class AppleServices {
         return nil
     }
 }
-
-extension ANCSDiscovery {
-    /// What the bound service found, named by role.
-    init(_ outcome: GATTServiceDiscovery) {
-        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
-        self = .found(Set(uuids.compactMap { ANCSCharacteristic(uuid: $0) }))
-    }
-}
-
-extension AMSDiscovery {
-    init(_ outcome: GATTServiceDiscovery) {
-        guard case .found(let uuids) = outcome else { self = outcome == .absent ? .absent : .failed; return }
-        self = .found(Set(uuids.compactMap { AMSCharacteristic(uuid: $0) }))
-    }
-}
