@@ -75,4 +75,39 @@ import Testing
         #expect(two.iphone.smpSent.count > confirmsBefore, "the confirm key no longer answered the iPhone's comparison")
         #expect(two.rig.core.passkeyShown == nil)
     }
+
+    /// Pairing mode with no phone yet, and four iPhones tap the head unit
+    /// one after the other: the first one's passkey takes the screen, each
+    /// later one is refused with Pairing Failed, and those that give up and
+    /// leave take nothing with them.
+    @Test func laterIPhonesAreRefusedAndTheirLeavingKeepsTheFirstPasskey() throws {
+        let (rig, first) = try settingsRig()
+        rig.phoneConnectsToUs()
+        for pdu in first.startPairing() { rig.phoneSendsSMP(pdu) }
+        let shown = try #require(rig.core.passkeyShown)
+
+        var later: [RigPhone] = []
+        for _ in 0..<3 {
+            let iphone = rig.addPhone(ScriptedPhone(serverName: "unused"))
+            iphone.advertises = false
+            let smp = try TestInitiatorPhone(phone: iphone.address, headUnit: headUnitIdentity.address)
+            iphone.smp = { pdu in (try? smp.handle(pdu)) ?? [] }
+            rig.phoneConnectsToUs(iphone)
+            for pdu in smp.startPairing() { rig.phoneSendsSMP(pdu, from: iphone) }
+            later.append(iphone)
+        }
+        #expect(Set(rig.phones.map(\.handle)).count == 4)
+        #expect(rig.core.links.count == 4)
+        for iphone in later {
+            #expect(iphone.smpSent.contains { $0.first == 0x05 }, "iPhone on \(iphone.handle) was not told Pairing Failed")
+        }
+        for iphone in later {
+            rig.dropLink(of: iphone)
+            #expect(rig.core.passkeyShown == shown)
+        }
+        #expect(rig.core.links.count == 1)
+
+        for pdu in try first.passkeyTyped() { rig.phoneSendsSMP(pdu) }
+        #expect(first.readyToEncrypt)
+    }
 }
