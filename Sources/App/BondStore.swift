@@ -8,6 +8,8 @@ import SMP
 /// reported and skipped: it never takes the other bonds or the firmware with it.
 struct BondStore {
     let files: StateFiles
+    /// Where our IRK and identity address come from when they are made.
+    var random: RandomSource = .system
 
     static let prefix = "bond-"
     static let localIRKFile = "local-irk"
@@ -88,7 +90,7 @@ struct BondStore {
         if let bytes = files.read(BondStore.localIRKFile), let irk = IdentityResolvingKey(bytes: bytes), !irk.isAllZero {
             return irk
         }
-        guard let irk = try? IdentityResolvingKey.generate() else {
+        guard let irk = try? IdentityResolvingKey.generate(random: random) else {
             Log.error("bonds", "cannot generate an IRK")
             return nil
         }
@@ -108,7 +110,7 @@ struct BondStore {
             if let address = StaticRandomAddress(text: text) { return address }
             Log.warning("bonds", "\(files.path(BondStore.identityAddressFile)) holds no static random address; making a new one")
         }
-        guard let random = RandomSource.system.generate(6), let address = StaticRandomAddress(randomBytes: random) else {
+        guard let bytes = random.generate(6), let address = StaticRandomAddress(randomBytes: bytes) else {
             Log.error("bonds", "cannot make an identity address; not advertising")
             return nil
         }

@@ -40,8 +40,8 @@ extension EventLog {
                 j.field("elapsed_s", milliunits: report.elapsedMilliseconds)
                 j.field("duration_s", milliunits: report.durationMilliseconds)
             }
-        case let .error(what, detail):
-            error(what, detail)
+        case .error(let e):
+            error(e.what, e.detail)
         case .accessory(let report):
             emit("accessory") { j in
                 j.field("state", report.state.rawValue)

@@ -153,24 +153,3 @@ final class AppleServices {
         return nil
     }
 }
-
-extension ANCSDiscovery {
-    /// What the bound service found, named by role.
-    init(_ result: GATTClientResult) {
-        guard case .discovered(.found(let uuids)) = result else {
-            self = result == .discovered(.absent) ? .absent : .failed
-            return
-        }
-        self = .found(Set(uuids.compactMap { ANCSCharacteristic(uuid: $0) }))
-    }
-}
-
-extension AMSDiscovery {
-    init(_ result: GATTClientResult) {
-        guard case .discovered(.found(let uuids)) = result else {
-            self = result == .discovered(.absent) ? .absent : .failed
-            return
-        }
-        self = .found(Set(uuids.compactMap { AMSCharacteristic(uuid: $0) }))
-    }
-}

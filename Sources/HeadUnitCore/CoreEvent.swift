@@ -14,7 +14,8 @@ public enum CoreEvent: Equatable {
     case encrypted(server: String?, bonded: Bool)
     case notification(NotificationEvent)
     case nowPlaying(NowPlayingReport)
-    case error(what: String, detail: String)
+    /// Something went wrong; the event log writes its `what` and `detail`.
+    case error(CoreError)
     /// Where the head unit stands as an accessory (Settings pairing).
     case accessory(AccessoryReport)
 }

@@ -39,11 +39,11 @@ extension HeadUnitCore {
             return
         }
         let audience: AdvertisingAudience
-        if accessory.pairingOpen || localIRK == nil {
+        if accessory.pairingOpen || kept.localIRK == nil {
             audience = .anyone
         } else {
             let phones = accessoryBonds.map { BondedIdentity(address: $0.bond.peerIdentityAddress, irk: $0.bond.peerIRK?.bytes) }
-            audience = .bonded(phones, localIRK: localIRK?.bytes ?? [])
+            audience = .bonded(phones, localIRK: kept.localIRK?.bytes ?? [])
         }
         if accessory.audience != audience {
             accessory.audience = audience
@@ -113,9 +113,9 @@ extension HeadUnitCore {
             return
         }
         link.secureBy = nil
-        let detail = "a phone that connected outside pairing mode did not pair or encrypt"
-        Log.warning("accessory", detail + "; disconnecting " + link.peer.description + " so that the bonded phone can connect")
-        emit(.error(what: "accessory", detail: detail))
+        let refusal = CoreError.accessoryRefused(.didNotSecure)
+        Log.warning("accessory", refusal.detail + "; disconnecting " + link.peer.description + " so that the bonded phone can connect")
+        report(refusal)
         host.disconnect(link.handle, reason: .authenticationFailure)
     }
 
@@ -137,19 +137,20 @@ extension HeadUnitCore {
     /// resolve private addresses; this is for the controllers that cannot).
     func accessoryLinkUp(_ phone: PhoneLink, _ link: Link, now: Instant) {
         let owner = accessory?.bonded.owner(of: link.peer)
-        let refusal: String?
+        let refusal: CoreError.AccessoryRefusal?
         if accessory == nil {
-            refusal = "a phone connected, but the head unit does not advertise"
+            refusal = .notAdvertising
         } else if owner == nil && accessory?.pairingOpen == false {
-            refusal = "an unknown phone tried to connect outside pairing mode"
+            refusal = .strangerOutsidePairingMode
         } else if thePhone != nil {
-            refusal = "a second phone tried to connect while the phone is connected"
+            refusal = .secondPhone
         } else {
             refusal = nil
         }
         guard let accessory, refusal == nil else {
-            Log.info("accessory", (refusal ?? "") + "; disconnecting " + link.peer.description)
-            emit(.error(what: "accessory", detail: refusal ?? ""))
+            let error = CoreError.accessoryRefused(refusal ?? .notAdvertising)
+            Log.info("accessory", error.detail + "; disconnecting " + link.peer.description)
+            report(error)
             host.disconnect(link.handle, reason: .authenticationFailure)
             return
         }
@@ -157,15 +158,10 @@ extension HeadUnitCore {
         let held: BondRecord? = owner.flatMap { self.bond(for: $0) }
         phone.server = owner
         phone.secureBy = now.adding(milliseconds: PhoneLink.strangerGraceMilliseconds)
-        var configuration = settings.pairing
-        if let irk = localIRK {
-            configuration.localIdentity = LocalIdentity(irk: irk, address: accessory.identity.address)
-        }
         // SMP's confirm values take the addresses on air: ours as advertised,
         // the phone's private one when the controller resolved it.
-        phone.security = SecurityManager(role: .responder, configuration: configuration, localAddress: link.localAddress,
-                                         peerAddress: link.peerResolvablePrivateAddress ?? link.peer, bond: held,
-                                         limiter: attempts)
+        phone.security = securityManager(.responder, identity: accessory.identity.address, localAddress: link.localAddress,
+                                         peerAddress: link.peerResolvablePrivateAddress ?? link.peer, bond: held)
         // iOS pairs or encrypts by itself soon after connecting; one that
         // does nothing gets a Security Request.
         phone.securityRequestDue = now.adding(milliseconds: PhoneLink.securityRequestDelayMilliseconds)
@@ -200,7 +196,7 @@ extension HeadUnitCore {
             l2cap.requestConnectionParameters(.default, on: link.handle, now: now)
             accessory?.pairingUntil = nil
             if settings.findsNavigationNotifierPhones { pairing.standBy(now: now) }
-            if hint == .hintPhoneForgot { hint = nil }
+            if shown.hint == .hintPhoneForgot { shown.hint = nil }
         } else if accessory != nil {
             accessory?.standingBy = true
         }
@@ -212,9 +208,9 @@ extension HeadUnitCore {
     private func dropUnsecuredPeripheralLinks(besides phone: PhoneLink) {
         for other in links.values where other !== phone && other.role == .peripheral && other.security?.linkSecurity == nil {
             other.secureBy = nil
-            let detail = "a link that was not secure when the phone encrypted is not the phone"
-            Log.warning("accessory", detail + " (" + phone.peer.description + "); disconnecting " + other.peer.description)
-            emit(.error(what: "accessory", detail: detail))
+            let refusal = CoreError.accessoryRefused(.notSecureWhenThePhoneEncrypted)
+            Log.warning("accessory", refusal.detail + " (" + phone.peer.description + "); disconnecting " + other.peer.description)
+            report(refusal)
             host.disconnect(other.handle, reason: .authenticationFailure)
         }
     }

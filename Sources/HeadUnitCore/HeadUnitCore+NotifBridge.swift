@@ -11,10 +11,11 @@ import Notifications
 /// intake that puts what it decrypts into the ANCS notification model.
 final class NotifBridgeHost {
     let handles: NotifBridgeHandles
-    let receiver = NotifBridgeReceiver<HPKECryptography>()
+    let receiver: NotifBridgeReceiver<HPKECryptography>
     let intake: BridgedNotificationIntake
 
-    init(database: GATTDatabase, keys: [UInt8]?, model: NotificationModel, now: Instant) {
+    init(database: GATTDatabase, keys: [UInt8]?, model: NotificationModel, random: RandomSource, now: Instant) {
+        receiver = NotifBridgeReceiver(random: random)
         handles = database.addNotifBridgeService()
         intake = BridgedNotificationIntake(model: model)
         if let keys { receiver.loadKeys(keys, now: now) }

@@ -25,7 +25,7 @@ extension HeadUnitCore {
         if let phone = thePhone {
             Log.warning("headunit", "one phone at a time: \(phoneName(link)) on \(link.handle) encrypted while "
                 + "\(phoneName(phone)) on \(phone.handle) is the phone; disconnecting it")
-            emit(.error(what: "phone", detail: "another phone is already connected: one phone at a time"))
+            report(.anotherPhone)
             host.disconnect(link.handle, reason: .remoteLowResources)
             return false
         }
@@ -40,7 +40,7 @@ extension HeadUnitCore {
     func startAppleServices(_ handle: ConnectionHandle) {
         guard let link = links[handle], link.isThePhone, link.appleServices == nil else { return }
         let s = AppleServices(handle: handle, ancsService: link.ancsService, amsService: link.amsService,
-                              configuration: settings.ancs, appNames: appNames, notifications: notifications)
+                              configuration: settings.ancs, appNames: kept.appNames, notifications: notifications)
         link.appleServices = s
         s.start(now: clock.now)
         link.readPhoneClock()
@@ -74,25 +74,21 @@ extension HeadUnitCore {
         switch event {
         case .sharingDisabled(let refusal):
             switch refusal {
-            case .notAllowed:
-                hint = .hintAllowNotifications
-                emit(.error(what: "ancs", detail: "notifications not allowed for this head unit on the iPhone"))
-            case .switchedOff:
-                hint = .hintSharingOff
-                emit(.error(what: "ancs", detail: "notifications not shared with this head unit"))
+            case .notAllowed: report(.ancsNotAllowed)
+            case .switchedOff: report(.ancsSharingOff)
             }
         case .sharingRestored:
-            if hint == .hintAllowNotifications || hint == .hintSharingOff { hint = nil }
+            if shown.hint == .hintAllowNotifications || shown.hint == .hintSharingOff { shown.hint = nil }
         case .serviceAbsent:
             Log.info("ancs", "the phone offers no notifications yet")
         case .securityRequired:
             secureAgain(s.handle, now: now)
         case .securityRefusedRepeatedly:
             // Re-pairing did not help (twice): only the driver can mend it.
-            showHint(.hintPairAgain, what: "ancs")
+            report(.ancsSecurityRefused)
         case .appNameLearned:
-            appNames = s.ancs.appNames
-            write(.appNames(appNames))
+            kept.appNames = s.ancs.appNames
+            write(.appNames(kept.appNames))
         default:
             break
         }
@@ -101,7 +97,7 @@ extension HeadUnitCore {
     private func amsEvent(_ event: AMSEvent, now: Instant) {
         switch event {
         case .nowPlayingChanged(let state):
-            nowPlaying = state
+            shown.nowPlaying = state
             emit(.nowPlaying(state.report(at: now)))
         case .commandFailed(let command):
             Log.info("ams", "the phone refused \(command)")

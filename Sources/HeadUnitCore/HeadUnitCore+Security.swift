@@ -11,14 +11,25 @@ extension HeadUnitCore {
     func startSecurity(_ handle: ConnectionHandle, server: String, now: Instant) {
         guard let link = links[handle] else { return }
         link.server = server
-        var configuration = settings.pairing
-        if let irk = localIRK {
-            configuration.localIdentity = LocalIdentity(irk: irk, address: host.controller.address)
-        }
-        let sm = SecurityManager(configuration: configuration, localAddress: host.controller.address,
-                                 peerAddress: link.peer, bond: bond(for: server), limiter: attempts)
+        let sm = securityManager(.initiator, identity: host.controller.address, localAddress: host.controller.address,
+                                 peerAddress: link.peer, bond: bond(for: server))
         link.security = sm
         sm.secure(now: now)
+    }
+
+    /// The one place a link's security manager is made, in either role:
+    /// the configured policy, our identity (the IRK with `identity`, the
+    /// address the phone learns us by) when there is an IRK, the addresses
+    /// on air that enter SMP's confirm values, the bond the link resolved
+    /// to, the shared attempt limiter and the core's random source.
+    func securityManager(_ role: SecurityRole, identity: BluetoothAddress, localAddress: BluetoothAddress,
+                         peerAddress: BluetoothAddress, bond: BondRecord?) -> SecurityManager {
+        var configuration = settings.pairing
+        if let irk = kept.localIRK {
+            configuration.localIdentity = LocalIdentity(irk: irk, address: identity)
+        }
+        return SecurityManager(role: role, configuration: configuration, localAddress: localAddress,
+                               peerAddress: peerAddress, bond: bond, limiter: attempts, random: random)
     }
 
     func encryptionChanged(_ handle: ConnectionHandle, status: HCIStatus, enabled: Bool) {
@@ -65,10 +76,10 @@ extension HeadUnitCore {
     /// The driver pressed the confirm key while both screens show the same number.
     public func confirmComparison(now: Instant) {
         clock.now = now
-        guard let handle = comparisonPending else { return }
-        comparisonPending = nil
-        passkeyShown = nil
-        links[handle]?.security?.confirmNumericComparison(true, now: now)
+        guard let link = links.values.last(where: { $0.comparisonPending }) else { return }
+        link.comparisonPending = false
+        link.passkeyShown = nil
+        link.security?.confirmNumericComparison(true, now: now)
         pump()
     }
 
@@ -85,7 +96,7 @@ extension HeadUnitCore {
             // completes (`.paired`).
             Log.info("smp", "passkey for \(server ?? "the phone"): type it on the phone")
             emit(.passkey(passkey.text))
-            passkeyShown = passkey.text
+            link.passkeyShown = passkey.text
             say("passkey: \(passkey.text)")
         case .requestPasskey:
             // We never claim a keyboard; a phone that asks anyway is refused.
@@ -94,8 +105,8 @@ extension HeadUnitCore {
             guard takesThePasskeyScreen(link, sm, now: now) else { return }
             emit(.numericComparison(value.text))
             say("confirm \(value.text) on both screens (the confirm key)")
-            comparisonPending = handle
-            passkeyShown = value.text
+            link.comparisonPending = true
+            link.passkeyShown = value.text
         case let .startEncryption(ltk, ediv, rand):
             host.send(.leEnableEncryption(handle, random: rand, ediv: ediv, ltk: ltk.bytes), tag: .enableEncryption(handle))
         case .paired(let outcome):
@@ -116,7 +127,7 @@ extension HeadUnitCore {
                 }
                 saveBond(bond, for: server)
             }
-            if hint == .hintPhoneForgot { hint = nil }
+            if shown.hint == .hintPhoneForgot { shown.hint = nil }
             passkeyEnded(on: link)
         case .encrypted(let linkSecurity):
             guard takeAsThePhone(link, now: now) else { break }
@@ -130,7 +141,7 @@ extension HeadUnitCore {
         case .failed(let failure):
             Log.warning("smp", "security with \(server ?? "the phone"): \(failure)")
             passkeyEnded(on: link)
-            emit(.error(what: "pairing", detail: failure.description))
+            report(.pairingFailed(failure))
             switch failure {
             case .timeout, .keySizeTooSmall, .otherIdentity:
                 // No more SMP on this link (timeout), a link too weak to
@@ -147,7 +158,7 @@ extension HeadUnitCore {
                 Log.info("accessory", "pairing with \(link.peer) failed outside pairing mode; disconnecting")
                 link.secureBy = now.adding(milliseconds: PhoneLink.failedAttemptLingerMilliseconds)
             case .tooManyAttempts:
-                showHint(.hintPairAgain, what: "pairing")
+                report(.pairingGaveUp)
             case .local, .remote, .encryption:
                 // Try again; the attempt limiter spaces the retries out and
                 // gives up after repeated failures.
@@ -162,15 +173,16 @@ extension HeadUnitCore {
             // are deleted only by the driver (`unpair`, `forget`) or by the
             // phone over its encrypted link (PAIRED CLIENT NAME `UNPAIRED`).
             Log.warning("smp", "\(server ?? "the phone") says it has no keys for our bond; pairing again (the bond stays until that completes)")
-            showHint(.hintPhoneForgot, what: "bond")
+            report(.phoneForgot)
         }
     }
 
     /// The link's pairing is over (paired, encrypted, failed): its passkey
-    /// leaves the screen, and only its own.
+    /// or comparison leaves the screen, and only its own.
     func passkeyEnded(on link: PhoneLink) {
-        if link.passkeyOnScreen { passkeyShown = nil }
         link.passkeyOnScreen = false
+        link.passkeyShown = nil
+        link.comparisonPending = false
     }
 
     /// One pairing at a time: the screen holds one passkey, and the driver
@@ -189,11 +201,5 @@ extension HeadUnitCore {
         }
         link.passkeyOnScreen = true
         return true
-    }
-
-    /// A hint for the driver, told as an `error` event too.
-    func showHint(_ key: ScreenTextKey, what: String) {
-        hint = key
-        emit(.error(what: what, detail: key.english))
     }
 }

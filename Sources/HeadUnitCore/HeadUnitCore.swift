@@ -29,78 +29,79 @@ import SMP
 /// GATT answers come out of each link's bearer as values and are routed
 /// by their request ids (`PhoneLink.route`).
 public final class HeadUnitCore {
+    // The layers it wires, fed and drained by `pump()`.
+
     /// The HCI host. The shell's transport driver writes what it transmits
     /// and hands bytes read to `receive`.
     public let host: Host
+    var l2cap = L2CAPLayer()
+    /// Every connected phone; made in `linkUp`, ended in `linkDown`. Each
+    /// holds what is about it alone, its pairing's passkey included.
+    public private(set) var links = ConnectionTable<PhoneLink>()
     public let pairing: PairingRoutine
     public let notifications: NotificationModel
-    /// Every connected phone; made in `linkUp`, ended in `linkDown`.
-    public private(set) var links = ConnectionTable<PhoneLink>()
-    let settings: CoreSettings
-    let clock: CoreClock
-    var l2cap = L2CAPLayer()
     let database: GATTDatabase
-    /// Its Database Hash, for bonded clients' Service Changed (HeadUnitCore+ClientState).
-    let databaseFingerprint: [UInt8]
     /// The NotifBridge receiver, nil when the configuration turns it off.
     let notifBridge: NotifBridgeHost?
     /// Shared by every link: repeated failures with one phone back off.
     let attempts = PairingAttemptLimiter()
-    private var bonds: [String: BondRecord]
-    /// The GATT server's state of each bonded client, by bond key
-    /// (HeadUnitCore+ClientState).
-    var clientStates: [String: BondedClientState] = [:]
-    let localIRK: IdentityResolvingKey?
-    /// App names learned so far: each ANCS session starts with them.
-    var appNames: AppNameCache
-    private var advertisers = Advertisers()
+    let settings: CoreSettings
+    let clock: CoreClock
+    /// Every layer that draws random bytes draws them from here.
+    let random: RandomSource
+    let startedAt: Instant
+    /// The controller was ready once: the pairing routine and advertising run.
+    private(set) var started = false
+    // Its state, in parts with one job each.
+
+    /// Bonds, bonded clients' GATT state, app names, our IRK.
+    var kept: KeptState
+    /// What the screen shows besides the pairing state and the model.
+    var shown = ShownState()
+    /// The central role's scan.
+    var scan = ScanState()
     /// The head unit as an accessory (Settings pairing, NotifBridge); nil
     /// when it does not advertise.
     var accessory: Accessory?
-    /// The scan the pairing routine wants; applied whenever the controller is ready.
-    private var wantedScan: ScanDuty?
-    /// The controller was ready once: the pairing routine and advertising run.
-    private(set) var started = false
-    let startedAt: Instant
+    /// Events, state writes and console lines for the shell.
+    private var outbox = CoreOutbox()
 
     /// One line for the driver about something to do on the phone, in the
     /// screen's language when drawn, in English in the `error` event.
-    public internal(set) var hint: ScreenTextKey?
-    public internal(set) var nowPlaying: NowPlayingState?
-    /// The passkey on screen while the phone waits for it.
-    public internal(set) var passkeyShown: String?
-    /// The link whose Numeric Comparison waits for the confirm key.
-    var comparisonPending: ConnectionHandle?
+    public var hint: ScreenTextKey? { shown.hint }
+    public var nowPlaying: NowPlayingState? { shown.nowPlaying }
     /// The phone's time of day, once read (kept after the link goes).
-    public internal(set) var phoneClock: PhoneClock?
+    public var phoneClock: PhoneClock? { shown.phoneClock }
+    /// The passkey (or number to compare) on screen while a phone waits
+    /// for it: its link's. One pairing at a time takes the screen; should
+    /// two pairings the head unit started overlap, the newer link's shows.
+    public var passkeyShown: String? { links.values.last { $0.passkeyShown != nil }?.passkeyShown }
 
-    private var events = FIFO<CoreEvent>()
-    private var writes = FIFO<StateWrite>()
-    private var consoleLines = FIFO<String>()
-
-    public init(settings: CoreSettings, stored: StoredState, now: Instant, host: Host = Host()) {
+    /// `random`: what every layer draws its random bytes from (pairing
+    /// nonces, passkeys and keys, NotifBridge's ids and nonces); the
+    /// system's in the firmware, a seeded one to repeat a run byte for byte.
+    public init(settings: CoreSettings, stored: StoredState, now: Instant, host: Host = Host(),
+                random: RandomSource = .system) {
         self.settings = settings
         self.host = host
+        self.random = random
         clock = CoreClock(now)
         startedAt = now
         notifications = NotificationModel(filter: settings.filter)
-        bonds = stored.bonds
-        localIRK = stored.localIRK
-        appNames = stored.appNames
         pairing = PairingRoutine(clientName: stored.clientName, rememberedServer: stored.rememberedServer)
         // The one name: GAP's Device Name (which iOS shows once connected) is the advertised one.
         let name = HeadUnitName.of(deviceName: settings.deviceName, clientName: stored.clientName, notifBridge: settings.notifBridge)
         database = GATTDatabase(deviceName: name)
         notifBridge = settings.notifBridge
-            ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, now: now) : nil
-        // After every service is in it (NotifBridge adds its own).
-        databaseFingerprint = HeadUnitCore.fingerprint(of: database)
+            ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, random: random, now: now) : nil
+        // After every service is in it (NotifBridge adds its own): the
+        // Database Hash bonded clients are compared with.
+        kept = KeptState(stored, database: database)
         if settings.advertises, let identity = stored.identityAddress {
             accessory = Accessory(identity: identity, name: name)
             // Before the controller starts: Set Random Address must precede any scan.
             host.setIdentityAddress(identity)
         }
-        clientStates = HeadUnitCore.decodeClientStates(stored.clientStates, bonds: stored.bonds)
         bondsChanged()
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
@@ -167,14 +168,21 @@ public final class HeadUnitCore {
 
     /// The next packet for the controller.
     public func pollTransmit(now: Instant) -> HCIPacket? { host.pollTransmit(now: now) }
-    public func pollEvent() -> CoreEvent? { events.popFirst() }
-    public func pollStateWrite() -> StateWrite? { writes.popFirst() }
+    public func pollEvent() -> CoreEvent? { outbox.events.popFirst() }
+    public func pollStateWrite() -> StateWrite? { outbox.writes.popFirst() }
     /// A line for the console (answers to commands, the passkey).
-    public func pollConsoleLine() -> String? { consoleLines.popFirst() }
+    public func pollConsoleLine() -> String? { outbox.consoleLines.popFirst() }
 
-    func emit(_ event: CoreEvent) { events.append(event) }
-    func write(_ change: StateWrite) { writes.append(change) }
-    func say(_ text: String) { consoleLines.append(text) }
+    func emit(_ event: CoreEvent) { outbox.events.append(event) }
+    func write(_ change: StateWrite) { outbox.writes.append(change) }
+    func say(_ text: String) { outbox.consoleLines.append(text) }
+
+    /// Something went wrong: the `error` event, and the hint on screen
+    /// when the driver can mend it.
+    func report(_ error: CoreError) {
+        if let key = error.hint { shown.hint = key }
+        emit(.error(error))
+    }
 
     // MARK: - Host events
 
@@ -185,13 +193,13 @@ public final class HeadUnitCore {
                 started = true
                 if settings.findsNavigationNotifierPhones { pairing.start(now: now) }
                 startAccessory(now: now)
-            } else if let duty = wantedScan {
+            } else if let duty = scan.wanted {
                 startScan(duty)
             }
         case .controllerReset(let reason):
-            emit(.error(what: "controller", detail: reason))
+            report(.controllerReset(reason: reason))
         case .advertisingReport(let report):
-            guard let entry = advertisers.take(report) ?? advertisers.entries[report.address] else { return }
+            guard let entry = scan.advertisers.take(report) ?? scan.advertisers.entries[report.address] else { return }
             pairing.advertiserSeen(entry.address, connectable: entry.connectable,
                                    advertisesService: entry.isNavigationNotifierPhone, now: now)
         case .connected(let link):
@@ -241,17 +249,15 @@ public final class HeadUnitCore {
             // Requests still pending fail, and their users hear so first.
             gone.bearer.close()
             _ = pumpBearer(of: gone, now: now)
+            // Its passkey and comparison, if any, go with it; another link's stay.
             gone.close(now: now)
         }
         notifBridgeLinkDown(gone)
-        // Another link's passkey stays on screen.
-        if gone?.passkeyOnScreen == true { passkeyShown = nil }
-        if comparisonPending == handle { comparisonPending = nil }
         // What is shown came from the phone: a link that was not the phone
         // takes nothing with it.
         if gone?.isThePhone == true {
             notifications.clear()
-            nowPlaying = nil
+            shown.nowPlaying = nil
         }
         l2cap.linkDisconnected(handle)
         if let gone { accessoryLinkDown(gone, now: now) }
@@ -322,7 +328,7 @@ public final class HeadUnitCore {
             case .navigationNotifier(let reply):
                 navigationNotifierReplied(reply, on: link.handle, now: now)
             case .phoneClock(let phoneClock):
-                self.phoneClock = phoneClock
+                shown.phoneClock = phoneClock
             case .transactionTimeout:
                 Log.error("gatt", "ATT transaction timeout on \(link.handle); disconnecting")
                 host.disconnect(link.handle)
@@ -350,11 +356,10 @@ public final class HeadUnitCore {
     private func perform(_ action: PairingAction, now: Instant) {
         switch action {
         case .startScanning(let duty):
-            wantedScan = duty
-            advertisers = Advertisers()
+            scan = ScanState(wanted: duty)
             if host.isReady { startScan(duty) }
         case .stopScanning:
-            wantedScan = nil
+            scan.wanted = nil
             host.stopScanning()
         case .connect(let address):
             host.connect(to: address)
@@ -385,24 +390,18 @@ public final class HeadUnitCore {
         }
     }
 
-    func bond(for server: String) -> BondRecord? { bonds[server] }
+    func bond(for server: String) -> BondRecord? { kept.bond(for: server) }
 
     /// Every bond, by SERVER NAME.
-    public var allBonds: [(server: String, bond: BondRecord)] {
-        bonds.keys.sorted().compactMap { server in bonds[server].map { (server, $0) } }
-    }
+    public var allBonds: [(server: String, bond: BondRecord)] { kept.allBonds }
 
     func saveBond(_ bond: BondRecord, for server: String) {
-        bonds[server] = bond
-        clientStateRestarts(server)
-        write(.saveBond(bond, server: server))
+        for change in kept.save(bond, for: server) { write(change) }
         bondsChanged()
     }
 
     func deleteBond(_ server: String) {
-        bonds[server] = nil
-        clientStates[server] = nil
-        write(.deleteBond(server: server))
+        write(kept.delete(server))
         bondsChanged()
     }
 
@@ -415,7 +414,7 @@ public final class HeadUnitCore {
     }
 
     /// Advertisers the current scan holds.
-    var advertisersSeen: Int { advertisers.entries.count }
+    var advertisersSeen: Int { scan.advertisers.entries.count }
 
     private func startScan(_ duty: ScanDuty) {
         switch duty {

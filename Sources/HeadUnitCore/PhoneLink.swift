@@ -61,6 +61,11 @@ public final class PhoneLink {
     /// This link's pairing put a passkey (or a number to compare) on the
     /// screen, and it has not ended yet: one pairing at a time.
     var passkeyOnScreen = false
+    /// The passkey (or number to compare) this link's pairing shows, until
+    /// the driver confirms or the pairing ends; it goes with the link.
+    var passkeyShown: String?
+    /// This link's Numeric Comparison waits for the confirm key.
+    var comparisonPending = false
     /// The bond whose GATT client state this link keeps (its CCCDs of our
     /// server), from the moment it is encrypted with that bond.
     var clientStateBond: String?

@@ -21,8 +21,8 @@ public enum HPKECryptography: NotifBridgeCryptography {
         try? AES256GCM.open(key: key, sealed: sealed)
     }
 
-    public static func seal(key: [UInt8], plaintext: [UInt8]) -> [UInt8] {
-        (try? AES256GCM.seal(key: key, nonce: HPKE.randomBytes(12), plaintext: plaintext)) ?? []
+    public static func seal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) -> [UInt8] {
+        (try? AES256GCM.seal(key: key, nonce: nonce, plaintext: plaintext)) ?? []
     }
 
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] { HPKE.sha256(bytes) }

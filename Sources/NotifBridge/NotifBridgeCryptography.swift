@@ -12,10 +12,11 @@ public protocol NotifBridgeCryptography {
     static func export(exporterSecret: [UInt8], context: [UInt8]) -> [UInt8]
     /// AES-256-GCM open of nonce ‖ ciphertext ‖ tag, no AAD; nil when the tag does not verify.
     static func open(key: [UInt8], sealed: [UInt8]) -> [UInt8]?
-    /// AES-256-GCM seal with a fresh random nonce: nonce ‖ ciphertext ‖ tag.
-    static func seal(key: [UInt8], plaintext: [UInt8]) -> [UInt8]
+    /// AES-256-GCM seal with `nonce` (12 fresh random bytes, drawn by the
+    /// receiver from its random source): nonce ‖ ciphertext ‖ tag.
+    static func seal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) -> [UInt8]
     static func sha256(_ bytes: [UInt8]) -> [UInt8]
-    /// Random bytes (ids of reverse commands).
+    /// Random bytes: the receiver's random source unless it is given one.
     static func randomBytes(_ count: Int) -> [UInt8]
 }
 

@@ -39,7 +39,15 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     private var lastSession: SessionID?
     private var lastEvents: [(NotificationIdentity, EventID)] = []
 
-    public init() {}
+    /// Where the ids of reverse commands and the nonces that seal them
+    /// come from.
+    private let random: RandomSource
+
+    /// `random`: the head unit passes its own (the system's, or a seeded
+    /// one in tests); by default, `Crypto.randomBytes`.
+    public init(random: RandomSource = RandomSource { Crypto.randomBytes($0) }) {
+        self.random = random
+    }
 
     // MARK: output
 
@@ -379,10 +387,14 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
             Log.info("notifbridge", "no event known for \(identity): command not sent")
             return
         }
-        let command = ReverseCommand(id: CommandID(random: Crypto.randomBytes(16)), kind: kind, identity: identity, replyTo: event)
+        guard let id = random.generate(16), id.count == 16, let nonce = random.generate(12), nonce.count == 12 else {
+            Log.error("notifbridge", "no random bytes: command about \(identity) not sent")
+            return
+        }
+        let command = ReverseCommand(id: CommandID(random: id), kind: kind, identity: identity, replyTo: event)
         let key = Crypto.export(exporterSecret: generation.exporterSecret,
                                 context: ExportContext.accessoryToHost(info: generation.info, session: session))
-        let sealed = Crypto.seal(key: key, plaintext: command.encoded)
+        let sealed = Crypto.seal(key: key, nonce: nonce, plaintext: command.encoded)
         wipeSecret(key)
         sendFrame(NotificationEnvelope(sessionID: session, sealed: sealed, receiptID: nil).encoded)
     }

@@ -1,7 +1,9 @@
+import BluetoothCore
 import CCrypto
 
 /// A P-256 key pair for one LE Secure Connections pairing, held by OpenSSL.
-/// A fresh pair is generated for every pairing.
+/// A fresh pair is generated for every pairing, from the link's random
+/// source (`generate(random:)`).
 public final class P256KeyPair {
     private let key: OpaquePointer
     public let publicKey: P256PublicKey
@@ -20,19 +22,29 @@ public final class P256KeyPair {
 
     deinit { EVP_PKEY_free(key) }
 
-    public static func generate() throws(CryptoError) -> P256KeyPair {
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
-            throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_name(EC)")
+    /// A fresh key pair whose private key is drawn from `random`: 32
+    /// octets taken as a number, drawn again (rarely: about once in 2^32)
+    /// until it lies in [1, n-1]. With a seeded source the same run makes
+    /// the same key.
+    public static func generate(random: RandomSource = .system) throws(CryptoError) -> P256KeyPair {
+        for _ in 0..<16 {
+            let scalar = try random.bytes(32)
+            if isPrivateKey(scalar) { return try fromPrivateKey(bigEndian: scalar) }
         }
-        defer { EVP_PKEY_CTX_free(ctx) }
-        guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_CTX_set_group_name(ctx, "prime256v1") == 1 else {
-            throw CryptoError.openSSL("EVP_PKEY_keygen_init")
-        }
-        var key: OpaquePointer? = nil
-        guard EVP_PKEY_generate(ctx, &key) == 1, let generated = key else {
-            throw CryptoError.openSSL("EVP_PKEY_generate")
-        }
-        return try P256KeyPair(key: generated)
+        throw .randomUnavailable
+    }
+
+    /// The order n of the P-256 group, most significant octet first.
+    private static let order: [UInt8] = [
+        0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+    ]
+
+    /// 0 < scalar < n (big-endian, 32 octets).
+    static func isPrivateKey(_ scalar: [UInt8]) -> Bool {
+        guard scalar.count == 32, scalar.contains(where: { $0 != 0 }) else { return false }
+        for i in 0..<32 where scalar[i] != order[i] { return scalar[i] < order[i] }
+        return false
     }
 
     /// A key pair from a known private key (32 octets, most significant

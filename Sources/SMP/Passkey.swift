@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// Six decimal digits shown to the user: the passkey of Passkey Entry or
 /// the value of Numeric Comparison (always shown with leading zeros).
 public struct Passkey: Equatable, CustomStringConvertible {

@@ -1,14 +1,9 @@
+import BluetoothCore
 import CCrypto
 
-/// Where the Security Manager takes its nonces, passkeys and keys from.
-/// The firmware uses `.system` (OpenSSL's RAND_bytes); tests inject fixed
-/// values to replay the specification's sample data.
-public struct RandomSource {
-    /// Returns exactly `count` random octets, or nil when none are available.
-    public let generate: (Int) -> [UInt8]?
-
-    public init(_ generate: @escaping (Int) -> [UInt8]?) { self.generate = generate }
-
+extension RandomSource {
+    /// The system's randomness, OpenSSL's RAND_bytes: what the firmware
+    /// passes everywhere. Tests inject fixed or seeded sources instead.
     public static let system = RandomSource { count in
         var out = [UInt8](repeating: 0, count: count)
         guard count > 0 else { return out }

@@ -9,7 +9,7 @@ import BluetoothCore
 extension SecurityManager {
     func publicKeyFromInitiator(_ key: P256PublicKey, now: Instant) {
         guard var ctx = pairing else { return }
-        guard let keyPair = crypto(now, "P-256 key generation", makeKeyPair) else { return }
+        guard let keyPair = crypto(now, "P-256 key generation", newKeyPair) else { return }
         guard let dhKey = sharedSecret(with: key, ours: keyPair, now: now) else { return }
         ctx.keyPair = keyPair
         ctx.dhKey = dhKey

@@ -9,7 +9,7 @@ import BluetoothCore
 extension SecurityManager {
     func startSecureConnections(now: Instant) {
         guard var ctx = pairing else { return }
-        guard let keyPair = crypto(now, "P-256 key generation", makeKeyPair) else { return }
+        guard let keyPair = crypto(now, "P-256 key generation", newKeyPair) else { return }
         ctx.keyPair = keyPair
         pairing = ctx
         phase = .awaitingPublicKey

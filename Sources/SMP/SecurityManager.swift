@@ -94,7 +94,8 @@ public final class SecurityManager {
     /// can replay one), the identity comes out of the pairing itself.
     let heldIdentity: BluetoothAddress?
     let random: RandomSource
-    let makeKeyPair: () throws(CryptoError) -> P256KeyPair
+    /// A fixed key pair's maker (tests); nil: a fresh pair from `random`.
+    let makeKeyPair: (() throws(CryptoError) -> P256KeyPair)?
     var pairing: PairingContext?
     var pairingDeadline: Instant?
     var retryAt: Instant?
@@ -106,14 +107,15 @@ public final class SecurityManager {
     ///   - bond: the stored bond for this phone (found by identity address or
     ///     by resolving its address with `BondRecord.find`), if any.
     ///   - limiter: shared across connections; a private one when omitted.
-    ///   - random, makeKeyPair: the system generators; tests inject fixed values.
+    ///   - random: where nonces, passkeys and (unless `makeKeyPair` is
+    ///     given) the P-256 key pair come from: the system's by default;
+    ///     the core passes its own, tests fixed or seeded ones.
+    ///   - makeKeyPair: a fixed key pair (the specification's sample data).
     public init(role: SecurityRole = .initiator, configuration: PairingConfiguration,
                 localAddress: BluetoothAddress, peerAddress: BluetoothAddress,
                 bond: BondRecord? = nil, limiter: PairingAttemptLimiter = PairingAttemptLimiter(),
                 random: RandomSource = .system,
-                makeKeyPair: @escaping () throws(CryptoError) -> P256KeyPair = { () throws(CryptoError) -> P256KeyPair in
-                    try P256KeyPair.generate()
-                }) {
+                makeKeyPair: (() throws(CryptoError) -> P256KeyPair)? = nil) {
         self.role = role
         self.configuration = configuration
         self.localAddress = localAddress
@@ -563,6 +565,13 @@ public final class SecurityManager {
             fail(.unspecifiedReason, now: now)
             return nil
         }
+    }
+
+    /// This pairing's P-256 key pair: the fixed one given, else a fresh
+    /// one whose private key is drawn from `random`.
+    func newKeyPair() throws(CryptoError) -> P256KeyPair {
+        if let makeKeyPair { return try makeKeyPair() }
+        return try P256KeyPair.generate(random: random)
     }
 
     /// A 128-bit nonce (Na, Nai, Mrand); nil after aborting the pairing.

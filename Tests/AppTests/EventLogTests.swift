@@ -29,7 +29,7 @@ import Testing
             .paired(server: "Anna-7F", method: .passkeyEntry, secureConnections: true, mitm: true),
             .encrypted(server: "Anna-7F", bonded: true),
             .notification(shown),
-            .error(what: "bond", detail: "Phone forgot this head unit: pair again"),
+            .error(.phoneForgot),
         ])
         #expect(out.map { $0["event"] as? String } == ["state", "passkey", "paired", "encrypted", "notification", "error"])
         #expect(out.allSatisfy { $0["t_ms"] is Int })
@@ -39,7 +39,7 @@ import Testing
         #expect(out[3]["bonded"] as? Bool == true)
         #expect(out[4]["action"] as? String == "shown" && out[4]["uid"] as? Int == 7 && out[4]["app"] as? String == "com.google.Maps")
         #expect(out[4]["kind"] as? String == "navigation" && out[4]["title"] as? String == "In 500 m" && out[4]["message"] as? String == "Turn left")
-        #expect(out[5]["what"] as? String == "bond")
+        #expect(out[5]["what"] as? String == "bond" && out[5]["detail"] as? String == "Phone forgot this head unit: pair again")
         #expect(out[4]["via"] == nil, "read through ANCS")
     }
 

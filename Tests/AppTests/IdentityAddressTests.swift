@@ -2,6 +2,7 @@ import BluetoothCore
 import Foundation
 import HCI
 import Platform
+import SMP
 import Testing
 @testable import App
 
@@ -31,5 +32,17 @@ import Testing
         let address = try #require(BondStore(files: files).identityAddress())
         #expect(address.address.value >> 46 == 0b11)
         #expect(files.read(BondStore.identityAddressFile) == Array((address.address.text + "\n").utf8))
+    }
+
+    /// The address and our IRK are drawn from the store's random source:
+    /// given fixed bytes, they are those bytes.
+    @Test func madeFromTheRandomSourceItIsGiven() throws {
+        let directory = NSTemporaryDirectory() + "identity-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = StateFiles(directory: directory)
+        try files.prepare()
+        let store = BondStore(files: files, random: RandomSource { [UInt8](repeating: 0x42, count: $0) })
+        #expect(store.identityAddress() == StaticRandomAddress(randomBytes: [0x42, 0x42, 0x42, 0x42, 0x42, 0x42]))
+        #expect(store.localIRK()?.bytes == [UInt8](repeating: 0x42, count: 16))
     }
 }

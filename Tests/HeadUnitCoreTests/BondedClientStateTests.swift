@@ -55,7 +55,7 @@ import Testing
         #expect(clientStates(rig).last?.configurations == [])
         rig.console("forget \(Self.bondKey)")
         #expect(rig.writes.contains(.deleteBond(server: Self.bondKey)))
-        #expect(rig.core.clientStates[Self.bondKey] == nil)
+        #expect(rig.core.kept.clientStates[Self.bondKey] == nil)
     }
 
     /// The database changed since the phone last saw it (another firmware
@@ -81,8 +81,8 @@ import Testing
         let link = try #require(rig.core.links.values.first)
         #expect(link.bearer.server.isChangeAware)
         // Stored once: the database the phone now knows.
-        #expect(clientStates(rig).map(\.databaseHash) == [rig.core.databaseFingerprint])
-        #expect(rig.core.databaseFingerprint.count == 16 && rig.core.databaseFingerprint != old.databaseHash)
+        #expect(clientStates(rig).map(\.databaseHash) == [rig.core.kept.databaseFingerprint])
+        #expect(rig.core.kept.databaseFingerprint.count == 16 && rig.core.kept.databaseFingerprint != old.databaseHash)
     }
 
     @Test func aStateFileRoundTripsAndDamageIsRefused() throws {
@@ -98,6 +98,6 @@ import Testing
         newer[4] = 2
         #expect(throws: BondDecodingError.unsupportedVersion(2)) { try BondedClientState.decode(newer) }
         // A state without its bond is not restored.
-        #expect(HeadUnitCore.decodeClientStates([Self.bondKey: bytes], bonds: [:]).isEmpty)
+        #expect(KeptState.decodeClientStates([Self.bondKey: bytes], bonds: [:]).isEmpty)
     }
 }

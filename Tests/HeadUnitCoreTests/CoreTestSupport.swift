@@ -6,6 +6,7 @@ import ScriptedPeers
 import Screens
 @testable import ScriptedPairing
 @testable import SMP
+import Testing
 
 let clientName = "HU-3F9A21"
 /// The head unit's own IRK, given to the phone in key distribution.
@@ -84,7 +85,7 @@ extension CoreRig {
 
     /// Errors in the event log, as "what: detail".
     var errors: [String] {
-        events.compactMap { if case let .error(what, detail) = $0 { return "\(what): \(detail)" } else { return nil } }
+        events.compactMap { if case .error(let e) = $0 { return "\(e.what): \(e.detail)" } else { return nil } }
     }
 }
 
@@ -140,3 +141,56 @@ func pairFromSettings(_ rig: CoreRig, _ phone: TestInitiatorPhone) throws {
     phone.readyToEncrypt = false
     rig.phoneStartsEncryption()
 }
+
+/// The head unit takes phones both ways; the rig's first phone has the
+/// app (paired by `app`), its second is a stock iPhone that taps the head
+/// unit in Settings (paired by `iphoneSMP`). Nobody advertises yet.
+struct TwoPhones {
+    let rig: CoreRig
+    let app: TestPhone
+    let iphone: RigPhone
+    let iphoneSMP: TestInitiatorPhone
+
+    init(settings: CoreSettings = CoreSettings()) throws {
+        (rig, app) = try pairingRig(stored: accessoryState, settings: settings)
+        rig.phoneAdvertises = false
+        iphone = rig.addPhone(ScriptedPhone(serverName: "unused"), address: settingsPhoneRPA)
+        iphone.advertises = false
+        let smp = try TestInitiatorPhone(phone: settingsPhoneRPA, headUnit: headUnitIdentity.address)
+        iphoneSMP = smp
+        iphone.smp = { pdu in (try? smp.handle(pdu)) ?? [] }
+        iphone.peripheralEncryption = { ltk in
+            guard let ltk, ltk == smp.ltk else { return (0x06, []) }
+            return (0, smp.encrypted())
+        }
+    }
+
+    /// The iPhone connects and sends its Pairing Request; the passkey on
+    /// screen is the one its user will type.
+    func iphoneTapsTheHeadUnit() throws {
+        rig.phoneConnectsToUs(iphone)
+        for pdu in iphoneSMP.startPairing() { rig.phoneSendsSMP(pdu, from: iphone) }
+        let shown = try #require(rig.core.passkeyShown)
+        iphoneSMP.typedPasskey = UInt32(shown).flatMap { Passkey($0) }
+    }
+
+    /// The iPhone's user types the passkey; the iPhone then encrypts with the new key.
+    func iphoneFinishesPairing() throws {
+        for pdu in try iphoneSMP.passkeyTyped() { rig.phoneSendsSMP(pdu, from: iphone) }
+        guard iphoneSMP.readyToEncrypt else { throw PairingDidNotFinish() }
+        iphoneSMP.readyToEncrypt = false
+        rig.phoneStartsEncryption(from: iphone)
+    }
+
+    /// The app phone's advertisement is heard: the routine connects, checks and pairs.
+    func appPhoneIsHeard() {
+        rig.first.advertises = true
+        rig.deliver([rig.first.advertisement()])
+        rig.advance(milliseconds: 500)
+    }
+
+    var accessoryStates: [AccessoryReport.State] {
+        rig.events.compactMap { if case .accessory(let r) = $0 { return r.state } else { return nil } }
+    }
+}
+

@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: Choice.allCases)
     func theDriversChoiceStandsWhenTheSettingsIPhoneLeaves(_ choice: Choice) throws {
-        let two = try OnePhoneTests.TwoPhones()
+        let two = try TwoPhones()
         let rig = two.rig
         rig.phoneAdvertises = true
         rig.start()
@@ -48,7 +48,7 @@ import Testing
 
     /// Without the driver's choice the routine looks again when the iPhone leaves.
     @Test func theSearchResumesWhenItWasLookingBefore() throws {
-        let two = try OnePhoneTests.TwoPhones()
+        let two = try TwoPhones()
         let rig = two.rig
         rig.start()
         #expect(rig.states.last == .discovering)

@@ -25,8 +25,10 @@ final class HPKECryptographyTests: XCTestCase {
         var tampered = sealed
         tampered[20] ^= 1
         XCTAssertNil(HPKECryptography.open(key: key, sealed: tampered))
-        let reverse = HPKECryptography.seal(key: key, plaintext: [1, 2, 3])
+        let nonce = HPKE.randomBytes(12)
+        let reverse = HPKECryptography.seal(key: key, nonce: nonce, plaintext: [1, 2, 3])
         XCTAssertEqual(reverse.count, 12 + 3 + 16)
+        XCTAssertEqual(Array(reverse.prefix(12)), nonce)
         XCTAssertEqual(HPKECryptography.open(key: key, sealed: reverse), [1, 2, 3])
     }
 

@@ -33,9 +33,10 @@ public enum CoreInput {
 /// sleeps, no threads.
 ///
 /// Each phone has its own link (`RigPhone`, one connection handle each).
-/// The rig is made with one; `addPhone` adds more. What the rig says of
-/// "the phone" (`phone`, `smp`, `phoneConnectsToUs()`...) is about the
-/// first; the methods that take a `RigPhone` drive the others.
+/// The rig is made with one; `addPhone` adds any number more. Everything
+/// about one phone is on its `RigPhone`, and every method that drives a
+/// link takes the `RigPhone` it is about; left out, it is the first (so
+/// `phone`, `smp`, `phoneConnectsToUs()`... speak of the first phone).
 public final class CoreRig {
     public let core: HeadUnitCore
     public var controller = ScriptedController()
@@ -89,6 +90,8 @@ public final class CoreRig {
     /// Sees every input the core is given, in order (the pipeline benchmark
     /// records them to replay them into a fresh core).
     public var onInput: (CoreInput) -> Void = { _ in }
+    /// Sees every packet the core transmits, in order.
+    public var onTransmit: (HCIPacket) -> Void = { _ in }
     /// Packets the core transmitted.
     public private(set) var transmitted = 0
 
@@ -108,24 +111,33 @@ public final class CoreRig {
     /// The first phone's connection handle; the next phones get the next ones.
     public static let firstHandle: UInt16 = 0x0040
 
+    /// `random`: the core's random source (nil: the system's); a seeded
+    /// one repeats a run byte for byte.
     public init(settings: CoreSettings = CoreSettings(), stored: StoredState, phone: ScriptedPhone = ScriptedPhone(),
                 phoneAddress: BluetoothAddress = CoreRig.defaultPhoneAddress,
-                now: Instant = Instant(milliseconds: 1_000)) {
+                now: Instant = Instant(milliseconds: 1_000), random: RandomSource? = nil) {
         self.now = now
         phones = [RigPhone(phone: phone, address: phoneAddress, handle: CoreRig.firstHandle)]
-        core = HeadUnitCore(settings: settings, stored: stored, now: now)
+        if let random {
+            core = HeadUnitCore(settings: settings, stored: stored, now: now, random: random)
+        } else {
+            core = HeadUnitCore(settings: settings, stored: stored, now: now)
+        }
     }
 
-    /// Another phone, on the next connection handle. It advertises like the
-    /// first unless told otherwise.
+    /// Another phone, on the next connection handle; by default at the
+    /// next public address after the first phone's. It advertises like
+    /// the first unless told otherwise.
     @discardableResult
-    public func addPhone(_ phone: ScriptedPhone = ScriptedPhone(), address: BluetoothAddress) -> RigPhone {
-        let added = RigPhone(phone: phone, address: address, handle: CoreRig.firstHandle + UInt16(phones.count))
+    public func addPhone(_ phone: ScriptedPhone = ScriptedPhone(), address: BluetoothAddress? = nil) -> RigPhone {
+        let next = BluetoothAddress(value: CoreRig.defaultPhoneAddress.value + UInt64(phones.count), kind: .public)
+        let added = RigPhone(phone: phone, address: address ?? next, handle: CoreRig.firstHandle + UInt16(phones.count))
         phones.append(added)
         return added
     }
 
-    private func phone(on handle: UInt16) -> RigPhone? { phones.first { $0.handle == handle & 0x0FFF } }
+    /// The phone on a connection handle (the flags bits ignored).
+    public func phone(on handle: UInt16) -> RigPhone? { phones.first { $0.handle == handle & 0x0FFF } }
 
     // MARK: - Driving
 
@@ -144,6 +156,7 @@ public final class CoreRig {
             collectOutputs()
             if let packet = core.pollTransmit(now: now) {
                 transmitted += 1
+                onTransmit(packet)
                 answer(packet)
             } else if !inbox.isEmpty {
                 let bytes = inbox.removeFirst()
