@@ -5,7 +5,6 @@ import CLinux
 public struct Readiness {
     public let revents: Int16
     public init(revents: Int16) { self.revents = revents }
-    public static let readable = Readiness(revents: Int16(POLLIN))
     public var readable: Bool { revents & Int16(POLLIN) != 0 }
     public var writable: Bool { revents & Int16(POLLOUT) != 0 }
     /// Error or hang-up: the descriptor will not recover by itself.

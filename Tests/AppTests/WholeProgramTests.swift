@@ -81,8 +81,19 @@ final class ScriptedRadio: HCIPort {
     func flush(now: Instant) {}
     func shutdown() {}
 
+    /// The controller is unplugged: the link and everything the controller knew are gone.
+    func unplug() {
+        events.append(.closed)
+        isLinkUp = false
+        inbox.removeAll()
+        advertiseAt = nil
+        controller = ScriptedController()
+    }
+
+    func plugIn() { events.append(.opened) }
+
     func addDescriptors(to set: inout PollSet) {
-        if !inbox.isEmpty { set.addReady() }
+        if !inbox.isEmpty || !events.isEmpty { set.addReady() }
     }
 
     func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {
@@ -195,6 +206,41 @@ final class MemoryFiles: StateStorage {
     func list() -> [String] { files.keys.sorted() }
 }
 
+/// The head unit on fake devices and a virtual clock.
+struct World {
+    let clock = VirtualClock(Instant(milliseconds: 5_000))
+    let radio: ScriptedRadio
+    let display = ModelDisplay()
+    let console = TypedConsole()
+    let files = MemoryFiles()
+    let eventsPath = NSTemporaryDirectory() + "whole-program-\(UUID().uuidString).jsonl"
+    let unit: HeadUnit
+
+    init() throws {
+        radio = try ScriptedRadio(clock: clock)
+        var configuration = HeadUnitConfiguration()
+        configuration.phones = .navigationNotifier
+        unit = try HeadUnit(devices: HeadUnitDevices(waiting: clock, transport: radio, console: console, input: nil,
+                                                     display: display, files: files),
+                            configuration: configuration, events: EventLog(path: eventsPath, clock: clock))
+        radio.passkeyOnScreen = { [unowned unit] in unit.core.passkeyShown }
+    }
+
+    /// Runs the loop until `milliseconds` of virtual time have passed.
+    func run(_ milliseconds: Int64) {
+        clock.limit = clock.now().adding(milliseconds: milliseconds)
+        while unit.isRunning && clock.now() < clock.limit { unit.turn() }
+    }
+
+    /// The event log's lines.
+    func events() throws -> [[String: Any]] {
+        let lines = try String(contentsOfFile: eventsPath, encoding: .utf8).split(separator: "\n")
+        return try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    func removeEventLog() { try? FileManager.default.removeItem(atPath: eventsPath) }
+}
+
 /// The whole program in virtual time: the real `HeadUnit` shell and the
 /// real `HeadUnitCore` over a scripted controller and phone, a console, a
 /// screen and state files, each a fake device, on a virtual clock. The
@@ -203,28 +249,11 @@ final class MemoryFiles: StateStorage {
 @Suite(.serialized) struct WholeProgramTests {
     @Test func pairReceiveMapsAndIdleForAnHour() throws {
         let started = ContinuousClock.now
-        let clock = VirtualClock(Instant(milliseconds: 5_000))
-        let radio = try ScriptedRadio(clock: clock)
-        let display = ModelDisplay()
-        let console = TypedConsole()
-        let files = MemoryFiles()
-        let eventsPath = NSTemporaryDirectory() + "whole-program-\(UUID().uuidString).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: eventsPath) }
-        var configuration = HeadUnitConfiguration()
-        configuration.phones = .navigationNotifier
-        let unit = try HeadUnit(devices: HeadUnitDevices(waiting: clock, transport: radio, console: console, input: nil,
-                                                         display: display, files: files),
-                                configuration: configuration, events: EventLog(path: eventsPath, clock: clock))
-        radio.passkeyOnScreen = { [unowned unit] in unit.core.passkeyShown }
-
-        /// Runs the loop until `milliseconds` of virtual time have passed.
-        func run(_ milliseconds: Int64) {
-            clock.limit = clock.now().adding(milliseconds: milliseconds)
-            while unit.isRunning && clock.now() < clock.limit { unit.turn() }
-        }
-
-        unit.start()
-        run(3_000)
+        let world = try World()
+        defer { world.removeEventLog() }
+        let (clock, radio, display, console, files) = (world.clock, world.radio, world.display, world.console, world.files)
+        world.unit.start()
+        world.run(3_000)
         // Found, connected, paired with the passkey shown, bonded.
         #expect(radio.isLinkUp)
         #expect(radio.commands.contains(.leCreateConnection))
@@ -236,16 +265,16 @@ final class MemoryFiles: StateStorage {
 
         // The phone publishes ANCS once bonded, then Maps speaks.
         radio.phoneSends([radio.phone.publishANCS()].flatMap { $0 })
-        run(1_000)
+        world.run(1_000)
         radio.phoneSends([radio.phone.post(1, .init(app: "com.google.Maps", title: "In 300 m, turn left", message: "Main Street"))])
-        run(1_000)
+        world.run(1_000)
         #expect(display.model?.navigation?.title == "In 300 m, turn left")
 
         // An hour of driving with nothing new: the timers fire (the clock
         // on the screen moves every minute), nothing spins, the link stays.
         let turnsBefore = clock.waits
         let clockBefore = display.model?.clock
-        run(3_600_000)
+        world.run(3_600_000)
         let turns = clock.waits - turnsBefore
         #expect(radio.isLinkUp)
         #expect(display.model?.clock != clockBefore)
@@ -253,14 +282,13 @@ final class MemoryFiles: StateStorage {
         #expect(turns < 20_000)
 
         console.type("status")
-        run(100)
+        world.run(100)
         let status = console.lines.joined(separator: "\n")
         #expect(status.contains("scripted"))
         #expect(status.contains("ok in memory"))
 
         // The event log tells the same story, in virtual time.
-        let lines = try String(contentsOfFile: eventsPath, encoding: .utf8).split(separator: "\n")
-        let events = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let events = try world.events()
         let names = events.compactMap { $0["event"] as? String }
         #expect(names.contains("passkey"))
         #expect(names.contains("paired"))
@@ -270,5 +298,30 @@ final class MemoryFiles: StateStorage {
         let real = ContinuousClock.now - started
         print("whole program: \(turns) wake-ups over a simulated hour, \(clock.waits) in all, in \(real) of real time")
         #expect(real < .seconds(1))
+    }
+
+    /// The controller is unplugged and plugged in again: the core is told
+    /// the transport closed (the link is gone), brings the controller up
+    /// again when it reopens, and the bonded phone comes back without a
+    /// passkey.
+    @Test func aLostControllerIsBroughtUpAgainAndTheBondedPhoneReturns() throws {
+        let world = try World()
+        defer { world.removeEventLog() }
+        world.unit.start()
+        world.run(3_000)
+        #expect(world.radio.isLinkUp)
+        let passkeys = world.display.shown.filter { $0.passkey != nil }.count
+        let resets = world.radio.commands.filter { $0 == .reset }.count
+
+        world.radio.unplug()
+        world.run(1_000)
+        #expect(!world.radio.isLinkUp)
+        world.radio.plugIn()
+        world.run(5_000)
+        #expect(world.radio.commands.filter { $0 == .reset }.count == resets + 1)
+        #expect(world.radio.isLinkUp)
+        #expect(world.display.shown.filter { $0.passkey != nil }.count == passkeys)
+        let encrypted = try world.events().filter { $0["event"] as? String == "encrypted" }
+        #expect(encrypted.count == 2)
     }
 }
