@@ -6,7 +6,7 @@ import Platform
 /// `--state DIR`, kept across sessions and restarts so each app is asked
 /// about once. A damaged file costs the names, never the session.
 struct AppNameStore {
-    let files: StateFiles
+    let files: any StateStorage
 
     static let file = "app-names"
 

@@ -7,7 +7,7 @@ import SMP
 /// hex>`), each a versioned, checksummed `BondRecord`. A damaged file is
 /// reported and skipped: it never takes the other bonds or the firmware with it.
 struct BondStore {
-    let files: StateFiles
+    let files: any StateStorage
     /// Where our IRK and identity address come from when they are made.
     var random: RandomSource = .system
 

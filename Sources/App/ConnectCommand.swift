@@ -19,11 +19,19 @@ enum ConnectCommand {
             Log.error("connect", "\(error)")
             return 1
         }
-        let host = session.driver.host
+        let host = session.host
         var advertisers = Advertisers()
         var done = false
         var succeeded = false
-        session.driver.onEvent = { event in
+        /// When to end the link that came up, and which.
+        var hangUp: (at: Instant, handle: ConnectionHandle)?
+        session.start()
+        session.run(until: session.loop.now().adding(seconds: Int64(seconds)), wake: { hangUp?.at }, due: { now in
+            if let h = hangUp, h.at <= now {
+                hangUp = nil
+                host.disconnect(h.handle)
+            }
+        }, while: { !done }) { event, now in
             switch event {
             case .ready:
                 host.startScanning(active: true)
@@ -37,10 +45,7 @@ enum ConnectCommand {
                 }
             case .connected(let link):
                 print("connected: handle \(link.handle), interval \(Double(link.interval) * 1.25) ms")
-                session.loop.schedule(at: Clock.now().adding(milliseconds: 500)) {
-                    host.disconnect(link.handle)
-                    session.driver.flush()
-                }
+                hangUp = (now.adding(milliseconds: 500), link.handle)
             case let .connectionFailed(peer, status):
                 print("connection to \(peer) failed: \(status)")
                 done = true
@@ -52,8 +57,6 @@ enum ConnectCommand {
                 break
             }
         }
-        session.driver.start()
-        session.loop.run(until: Clock.now().adding(seconds: Int64(seconds))) { !done }
         if !done { print("no NavigationNotifier server connected within \(seconds) s") }
         session.driver.shutdown()
         return succeeded ? 0 : 1

@@ -12,9 +12,17 @@ final class EventLog {
     /// written with one write(2) when it ends.
     private var held: [UInt8] = []
     private var holding = false
+    /// Read for each line: `t_ms` is when the line was written (a frame's
+    /// after its rendering), which the latency benchmark relies on.
+    private let clock: any TimeSource
 
-    init(path: String?) {
-        start = Clock.now()
+    convenience init(path: String?) {
+        self.init(path: path, clock: SystemClock())
+    }
+
+    init(path: String?, clock: any TimeSource) {
+        self.clock = clock
+        start = clock.now()
         if let path {
             do { file = try LineFile(path: path) } catch {
                 Log.error("events", "\(error); no event log")
@@ -29,7 +37,7 @@ final class EventLog {
     func emit(_ name: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
         guard let file else { return }
         var j = JSONLine()
-        j.field("t_ms", Clock.now().millisecondsSince(start))
+        j.field("t_ms", clock.now().millisecondsSince(start))
         j.field("event", name)
         fill(&j)
         guard holding else { return file.write(utf8: j.utf8Line) }

@@ -18,22 +18,22 @@ extension HeadUnit {
         keepingKeys ? nil : TraceRedaction(secretAttributes: core.secretAttributeHandles)
     }
 
-    func consoleCommand(_ command: ConsoleCommand) {
+    func consoleCommand(_ command: ConsoleCommand, now: Instant) {
         switch command {
         case .status:
-            console?.say(statusText())
+            console?.say(statusText(now: now))
         case .log(let level):
             Log.level = level
         case .traceOn(let path), .traceOnKeepingKeys(let path):
             let keepKeys = command == .traceOnKeepingKeys(path)
             do {
-                driver.trace = try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: keepKeys, core: core))
+                trace(to: try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: keepKeys, core: core)))
                 console?.say("tracing to \(path)" + (keepKeys ? " WITH the link keys and key seeds in clear" : " (keys zeroed)"))
             } catch {
                 console?.say("\(error)")
             }
         case .traceOff:
-            driver.trace = nil
+            trace(to: nil)
             console?.say("tracing off")
         case .screenshot(let path):
             console?.say(screen.screenshot(path) ?? "screenshot written to \(path)")
@@ -44,12 +44,11 @@ extension HeadUnit {
         case .reboot:
             console?.say("rebooting")
             exitStatus = HeadUnit.rebootExitStatus
-            loop.onTerminationSignal?()
+            shutDownGracefully(now: now)
         case .help, .empty, .invalid:
             break
         case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media:
-            core.command(command, now: Clock.now())
+            core.command(command, now: now)
         }
-        carryOut()
     }
 }

@@ -9,12 +9,15 @@ import HeadUnitCore
 import Platform
 import SMP
 
-/// The running head unit: the I/O around `HeadUnitCore`. One event loop
-/// carries the controller's bytes to the core and the core's packets back
-/// through the HCI driver, runs the core's timer, writes its state changes
-/// to the state files and its events to the event log, draws its screen
-/// model, and feeds it the console's commands and the touch and key input.
-/// Every input ends in `carryOut()`.
+/// The running head unit: the I/O around `HeadUnitCore`, a loop over
+/// injected devices (`HeadUnitDevices`). Each turn waits until a device is
+/// ready or the earliest deadline (the core's, which holds the host's, the
+/// screen's, each device's own), reads the time once, hands the core what
+/// the devices read (controller bytes, console commands, touches and keys,
+/// the key file's acknowledgement) and its timeout when due, then carries
+/// out what the core's `poll*` return: packets to the controller (one
+/// flush), state changes to the files, events to the event log, lines to
+/// the console, the screen model to the display.
 final class HeadUnit {
     struct Options {
         var spec: TransportSpec
@@ -31,49 +34,99 @@ final class HeadUnit {
         var watchdogTimeoutSeconds = Watchdog.defaultTimeoutSeconds
     }
 
-    let loop: EventLoop
     let core: HeadUnitCore
-    let driver: HCIDriver
+    let waiting: any Waiting
+    let transport: any HCIPort
+    let console: (any ConsolePort)?
+    let input: (any InputPort)?
+    let screen: any HeadUnitDisplay
     let events: EventLog
     let store: PairingStore
     let bonds: BondStore
-    let stateFiles: StateFiles
+    let stateFiles: any StateStorage
     let configuration: HeadUnitConfiguration
-    var console: ConsoleDevice?
-    let screen: ScreenOutput
-    var screenTimer: EventLoop.TimerID?
-    private var coreTimer: EventLoop.TimerID?
+    /// Every device the loop waits on, the transport first.
+    private let devices: [any LoopDevice]
+    private var pollSet = PollSet()
     /// The process exit status once the loop ends (`reboot` sets it).
     var exitStatus: Int32 = 0
-    var input: InputDevices?
-    /// The hardware watchdog, petted by a timer of `loop`.
-    private(set) var watchdog: Watchdog?
-    /// Why the watchdog asked for is not in use, for `status`.
-    private var watchdogProblem: String?
+    /// The hardware watchdog's description, or why it is not in use, for `status`.
+    var watchdogText = "none"
+    /// When the screen next changes by time alone (the clock, a progress bar).
+    var screenAt: Instant?
+    /// When the loop ends (a shutdown waits for the links' ends to go out).
+    private var stopAt: Instant?
+    private var running = false
+    /// How each NotifBridge key file write went: the next turn's inputs.
+    private var keysStored: [Bool] = []
 
-    init(options: Options) throws(SystemError) {
-        configuration = options.configuration
-        loop = try EventLoop()
+    /// Starts (or with nil, ends) the btsnoop trace of every packet the host
+    /// sends and receives.
+    func trace(to writer: BTSnoopWriter?) {
+        if let writer {
+            core.host.packetObserver = { packet, direction in writer.record(packet, direction: direction) }
+        } else {
+            core.host.packetObserver = nil
+        }
+    }
+
+    /// The head unit on this machine's devices.
+    convenience init(options: Options) throws(SystemError) {
+        let configuration = options.configuration
+        let loop = try EventLoop()
+        var others: [any LoopDevice] = []
+        var watchdogText = "none"
         // The watchdog first: a previous run may have left it armed.
         if let device = options.watchdogDevice {
             do {
                 let w = try Watchdog(device: device, timeoutSeconds: options.watchdogTimeoutSeconds)
-                w.start(on: loop)
-                watchdog = w
+                w.start(now: loop.now())
+                others.append(w)
+                watchdogText = w.description
                 Log.info("watchdog", "\(w.description), petted every \(w.intervalMilliseconds) ms from the event loop")
             } catch {
-                watchdogProblem = "\(error)"
+                watchdogText = "not in use (\(error))"
                 Log.error("watchdog", "\(error); running without the watchdog (a hung head unit will not reset the board)")
             }
         }
-        events = EventLog(path: options.eventsPath)
-        let files = StateFiles(directory: options.stateDirectory)
+        let events = EventLog(path: options.eventsPath, clock: loop)
+        let fonts = options.display == .none ? nil
+            : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
+        let screen = ScreenOutput(spec: options.display, options: configuration.displayOptions, fonts: fonts, events: events,
+                                  now: loop.now())
+        let logical = screen.size ?? configuration.displayOptions.virtualSize
+        let physical = configuration.displayOptions.rotation.physicalSize(logical: logical)
+        var console: ConsoleDevice?
+        if let device = options.consoleDevice {
+            do { console = try ConsoleDevice(device: device) } catch {
+                Log.error("console", "\(error); running without a console")
+            }
+        }
+        let devices = HeadUnitDevices(waiting: loop, transport: HCIDriver(spec: options.spec), console: console,
+                                      input: InputDevices(settings: configuration.input, panelWidth: physical.width,
+                                                          panelHeight: physical.height),
+                                      display: screen, files: StateFiles(directory: options.stateDirectory), others: others)
+        try self.init(devices: devices, configuration: configuration, events: events)
+        self.watchdogText = watchdogText
+        if let path = options.tracePath {
+            trace(to: try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: options.traceKeys, core: core)))
+        }
+    }
+
+    init(devices: HeadUnitDevices, configuration: HeadUnitConfiguration, events: EventLog) throws(SystemError) {
+        self.configuration = configuration
+        self.events = events
+        waiting = devices.waiting
+        transport = devices.transport
+        console = devices.console
+        input = devices.input
+        screen = devices.display
+        let files = devices.files
         try files.prepare()
         // A full disk or a read-only data partition: the error is reported
         // each time, the old files stay as they were, and the firmware keeps
         // going on what it holds in memory.
-        let eventLog = events
-        files.failures.onFailure = { error in eventLog.error("state", "\(error); keeping the old state, running from memory") }
+        files.failures.onFailure = { error in events.error("state", "\(error); keeping the old state, running from memory") }
         stateFiles = files
         store = PairingStore(files: files)
         bonds = BondStore(files: files)
@@ -89,86 +142,122 @@ final class HeadUnit {
                                     advertises: configuration.phones.advertises,
                                     pairingWindowMilliseconds: configuration.pairingWindowSeconds * 1000,
                                     pairAtStart: configuration.pairAtStart)
-        core = HeadUnitCore(settings: settings, stored: stored, now: Clock.now())
-        driver = HCIDriver(spec: options.spec, loop: loop, host: core.host)
-        if let path = options.tracePath { driver.trace = try BTSnoopWriter(path: path, redaction: HeadUnit.traceRedaction(keepingKeys: options.traceKeys, core: core)) }
-        let fonts = options.display == .none ? nil
-            : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
-        screen = ScreenOutput(spec: options.display, options: configuration.displayOptions, fonts: fonts, loop: loop, events: events)
-        // What the controller sent in one wake-up is carried out once: on
-        // the user channel that is one read per packet, and carrying out
-        // after each would write the event log and the controller once per
-        // packet instead of once per wake-up.
-        driver.onReceive = { [unowned(unsafe) self] bytes, now in self.core.receive(bytes, now: now) }
-        driver.onReceiveDone = { [unowned(unsafe) self] in self.carryOut() }
-        driver.onEvent = { [unowned(unsafe) self] event in
-            self.core.hostEvent(event, now: Clock.now())
-            self.carryOut()
+        core = HeadUnitCore(settings: settings, stored: stored, now: waiting.now())
+        var all: [any LoopDevice] = [devices.transport, devices.display]
+        if let c = devices.console { all.append(c) }
+        if let i = devices.input { all.append(i) }
+        self.devices = all + devices.others
+    }
+
+    /// Runs until a termination signal (or `reboot`) has ended the links, or
+    /// the wait fails.
+    func run() -> Int32 {
+        start()
+        while running { turn() }
+        finish()
+        return exitStatus
+    }
+
+    /// Opens the devices and carries out what the core holds from start-up.
+    func start() {
+        let now = waiting.now()
+        running = true
+        transport.start(now: now)
+        input?.start(now: now)
+        takeInputs(now: now)
+        carryOut(now: now)
+    }
+
+    /// Closes the devices.
+    func finish() {
+        input?.stop()
+        transport.shutdown()
+        screen.close()
+    }
+
+    var isRunning: Bool { running }
+
+    /// One wait and everything it made ready or due.
+    func turn() {
+        pollSet.removeAll()
+        var deadline = earliest(earliest(core.nextDeadline, screenAt), stopAt)
+        for (i, device) in devices.enumerated() {
+            pollSet.owner = i
+            device.addDescriptors(to: &pollSet)
+            deadline = earliest(deadline, device.nextDeadline)
         }
-        loop.onTerminationSignal = { [unowned(unsafe) self] in self.shutDownGracefully() }
-        if let device = options.consoleDevice {
-            do {
-                let c = try ConsoleDevice(device: device, loop: loop)
-                c.onCommand = { [unowned(unsafe) self] command in self.consoleCommand(command) }
-                console = c
-            } catch {
-                Log.error("console", "\(error); running without a console")
-            }
+        // The key file's acknowledgement is waiting: no sleeping.
+        if !keysStored.isEmpty {
+            pollSet.owner = -1
+            pollSet.addReady()
         }
+        let wake = waiting.wait(&pollSet, until: deadline)
+        let now = waiting.now()
+        switch wake {
+        case .ready: break
+        case .terminationSignal: shutDownGracefully(now: now)
+        case .failed: running = false
+        }
+        LoopDevices.dispatch(pollSet, to: devices, now: now)
+        takeInputs(now: now)
+        if let due = core.nextDeadline, due <= now { core.handleTimeout(now: now) }
+        carryOut(now: now)
+        if let at = stopAt, at <= now { running = false }
     }
 
     /// SIGINT/SIGTERM: end links politely so the phone knows at once, then stop.
-    private func shutDownGracefully() {
-        guard core.disconnectAll(now: Clock.now()) else {
-            loop.stop()
-            return
-        }
-        driver.flush()
-        loop.schedule(at: Clock.now().adding(milliseconds: 500)) { [unowned(unsafe) self] in self.loop.stop() }
+    func shutDownGracefully(now: Instant) {
+        let ending = core.disconnectAll(now: now)
+        let at = ending ? now.adding(milliseconds: 500) : now
+        stopAt = earliest(stopAt, at)
     }
 
-    func run() -> Int32 {
-        carryOut()
-        driver.start()
-        startInput()
-        updateScreen()
-        loop.run()
-        input?.stop()
-        driver.shutdown()
-        screen.close()
-        return exitStatus
+    // MARK: - Inputs
+
+    /// What the devices read, to the core, in the order they matter: the
+    /// controller's bytes first (what the phone said), then the person's.
+    private func takeInputs(now: Instant) {
+        let acknowledged = keysStored
+        keysStored.removeAll()
+        for ok in acknowledged { core.keysStored(ok: ok, now: now) }
+        while let event = transport.pollEvent() {
+            switch event {
+            case .opened: core.start(now: now)
+            case .received(let bytes): core.receive(bytes, now: now)
+            case .closed: core.transportClosed(now: now)
+            }
+        }
+        if let console {
+            while let command = console.pollCommand() {
+                consoleCommand(command, now: now)
+                // Its answer after the lines the core had before it.
+                while let line = core.pollConsoleLine() { console.say(line) }
+            }
+        }
+        if let input {
+            while let action = input.pollAction() { inputAction(action, now: now) }
+        }
     }
 
     // MARK: - Carrying out what the core asks for
 
-    /// After every input: the core's packets to the controller, its state
+    /// Once per wake-up: the core's packets to the controller, its state
     /// changes to the files (before the events that tell of them, so a
     /// reader of the event log finds the files written), its events to the
-    /// log, its console lines to the console; then its timer and the screen.
-    func carryOut() {
-        driver.flush()
-        var keysWritten = false
-        while let change = core.pollStateWrite() { keysWritten = write(change) || keysWritten }
-        // The receipts a stored key file released.
-        if keysWritten { driver.flush() }
+    /// log, its console lines to the console; then the screen.
+    func carryOut(now: Instant) {
+        while let packet = core.pollTransmit(now: now) { transport.send(packet) }
+        transport.flush(now: now)
+        while let change = core.pollStateWrite() { write(change) }
         events.batch { while let event = core.pollEvent() { events.write(event) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
-        loop.reschedule(&coreTimer, at: core.nextDeadline, handler: coreTimeout)
-        updateScreen()
-    }
-
-    /// Made once, not at every carry-out (a closure is an allocation).
-    private lazy var coreTimeout: () -> Void = { [unowned(unsafe) self] in
-        self.coreTimer = nil
-        self.core.handleTimeout(now: Clock.now())
-        self.carryOut()
+        updateScreen(now: now)
     }
 
     /// The NotifBridge key ring (docs/NOTIFBRIDGE.md, "Persistence format and order").
     static let notifBridgeKeyFile = "notifbridge-keys"
 
-    /// True when it was the key file: the core has been told how it went.
-    private func write(_ change: StateWrite) -> Bool {
+    private func write(_ change: StateWrite) {
         switch change {
         case .rememberServer(let server): store.remember(server)
         case .forgetServer: store.forgetServer()
@@ -177,22 +266,21 @@ final class HeadUnit {
         case let .clientState(bytes, server): bonds.saveClientState(bytes, for: server)
         case .appNames(let names): AppNameStore(files: stateFiles).save(names)
         case .notifBridgeKeys(let bytes):
-            // A failure is reported by `stateFiles.failures`; the core withholds the receipts.
+            // A failure is reported by `stateFiles.failures`; the core
+            // withholds the receipts until it hears how the write went.
             let stored = (try? stateFiles.write(HeadUnit.notifBridgeKeyFile, bytes)) != nil
-            core.keysStored(ok: stored, now: Clock.now())
-            return true
+            keysStored.append(stored)
         }
-        return false
     }
 
     // MARK: - Status
 
-    func statusText() -> String {
+    func statusText(now: Instant) -> String {
         let glyphs = screen.glyphCache.map { "glyphs \($0.count) \($0.bytes)/\($0.budget) bytes" }
-        let shell = HeadUnitCore.ShellStatus(transport: "\(driver.spec)", stateFiles: stateFilesText(), glyphs: glyphs,
-                                             watchdog: watchdog?.description ?? watchdogProblem.map { "not in use (\($0))" } ?? "none",
-                                             systemClock: HeadUnit.clockText())
-        return core.statusText(now: Clock.now(), shell: shell)
+        let shell = HeadUnitCore.ShellStatus(transport: transport.name, stateFiles: stateFilesText(), glyphs: glyphs,
+                                             watchdog: watchdogText,
+                                             systemClock: HeadUnit.clockText(unixMicroseconds: waiting.unixMicroseconds()))
+        return core.statusText(now: now, shell: shell)
     }
 
     private func stateFilesText() -> String {

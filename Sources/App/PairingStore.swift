@@ -5,7 +5,7 @@ import Platform
 /// NAME (created once, never changed) and the remembered SERVER NAME. Each
 /// lives in its own file so damage to one never costs the other.
 struct PairingStore {
-    let files: StateFiles
+    let files: any StateStorage
 
     static let clientNameFile = "client-name"
     static let serverFile = "server-name"

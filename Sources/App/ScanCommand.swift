@@ -21,12 +21,15 @@ enum ScanCommand {
         }
         var advertisers = Advertisers()
         var scanning = false
-        var deadline = Clock.now().adding(seconds: Int64(seconds) + 10)
-        session.driver.onEvent = { event in
+        let host = session.host
+        var deadline = session.loop.now().adding(seconds: Int64(seconds) + 10)
+        session.start()
+        session.run(until: session.loop.now().adding(seconds: Int64(seconds) + 30), wake: { deadline },
+                    while: { session.loop.now() < deadline }) { event, now in
             switch event {
             case .ready:
-                deadline = Clock.now().adding(seconds: Int64(seconds))
-                session.driver.host.startScanning(active: true)
+                deadline = now.adding(seconds: Int64(seconds))
+                host.startScanning(active: true)
                 scanning = true
                 print("scanning for \(seconds) s on \(spec)...")
             case .advertisingReport(let report):
@@ -37,11 +40,8 @@ enum ScanCommand {
                 break
             }
         }
-        session.driver.start()
-        session.loop.run(until: Clock.now().adding(seconds: Int64(seconds) + 30)) { Clock.now() < deadline }
         if scanning {
-            session.driver.host.stopScanning()
-            session.driver.flush()
+            host.stopScanning()
             session.settle()
         }
         // Live lines come as advertisers and their names appear; the

@@ -7,27 +7,47 @@ import Screens
 
 /// The head unit's display: renders a `ScreenModel` whenever it differs from
 /// what is on the glass, presents only the damage, reports each frame in
-/// the event log, and reopens an output that failed or is not there yet.
-final class ScreenOutput {
+/// the event log, and reopens an output that failed or is not there yet
+/// (its descriptor and its retry deadline are a `LoopDevice`'s).
+final class ScreenOutput: HeadUnitDisplay {
     let device: DisplayDevice
     private let renderer: ScreenRenderer?
-    private let loop: EventLoop
     private let events: EventLog
     private var shown: ScreenModel?
-    private var watch: EventLoop.WatchID?
-    private var retryTimer: EventLoop.TimerID?
-    /// The model to show next; `refresh()` draws it.
-    var model = ScreenModel()
+    /// The model shown last (or to show next).
+    private(set) var model = ScreenModel()
 
-    init(spec: DisplaySpec, options: DisplayOptions, fonts: Fonts?, loop: EventLoop, events: EventLog) {
+    init(spec: DisplaySpec, options: DisplayOptions, fonts: Fonts?, events: EventLog, now: Instant) {
         device = DisplayDevice(spec: spec, options: options)
         renderer = fonts.map { ScreenRenderer(fonts: $0) }
-        self.loop = loop
         self.events = events
         if renderer == nil && spec != .none {
             Log.error("display", "no fonts: nothing will be drawn")
         }
-        open()
+        open(now: now)
+    }
+
+    func show(_ model: ScreenModel, now: Instant) {
+        self.model = model
+        refresh(now: now)
+    }
+
+    // MARK: - LoopDevice
+
+    func addDescriptors(to set: inout PollSet) {
+        if let fd = device.pollDescriptor { set.add(fd) }
+    }
+
+    func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {
+        guard fd == device.pollDescriptor else { return }
+        device.handleReadable(now: now)
+    }
+
+    var nextDeadline: Instant? { device.nextDeadline }
+
+    func handleTimeout(now: Instant) {
+        guard let at = device.nextDeadline, at <= now else { return }
+        open(now: now)
     }
 
     var size: Size? { device.canvas?.size }
@@ -38,14 +58,14 @@ final class ScreenOutput {
     var glyphCache: GlyphCache? { renderer?.fonts.cache }
 
     /// Draws the model if it changed, and presents the result.
-    func refresh() {
+    private func refresh(now: Instant) {
         guard let renderer, let canvas = device.canvas else { return }
         guard shown != model else { return }
         let start = Clock.monotonicMicroseconds()
         _ = renderer.render(model, on: canvas)
         let micros = Clock.monotonicMicroseconds() - start
         let before = device.framesPresented
-        device.present(now: Clock.now())
+        device.present(now: now)
         shown = model
         guard device.framesPresented > before else { return }
         events.emit("frame") { j in
@@ -71,40 +91,16 @@ final class ScreenOutput {
     }
 
     func close() {
-        if let w = watch { loop.unwatch(w) }
-        watch = nil
         device.close()
     }
 
-    private func open() {
-        if device.open(now: Clock.now()) {
+    /// An output that failed closed itself and set its retry deadline.
+    private func open(now: Instant) {
+        if device.open(now: now) {
             renderer?.invalidate()
             shown = nil
-            if let fd = device.pollDescriptor {
-                watch = loop.watch(fd) { [unowned(unsafe) self] _ in
-                    self.device.handleReadable(now: Clock.now())
-                    self.checkStillOpen()
-                }
-            }
             Log.info("display", "\(device.spec) open, \(device.canvas.map { "\($0.size.width)x\($0.size.height)" } ?? "?")")
-            refresh()
-        }
-        scheduleRetry()
-    }
-
-    /// An output that failed closes itself; watch for that and reopen.
-    private func checkStillOpen() {
-        if device.output == nil {
-            if let w = watch { loop.unwatch(w) }
-            watch = nil
-            scheduleRetry()
-        }
-    }
-
-    private func scheduleRetry() {
-        loop.reschedule(&retryTimer, at: device.nextDeadline) { [unowned(unsafe) self] in
-            self.retryTimer = nil
-            self.open()
+            refresh(now: now)
         }
     }
 }

@@ -4,24 +4,23 @@ import Input
 import Platform
 
 /// Every useful evdev device under /dev/input (touchscreens, keyboards,
-/// steering-wheel adapters), opened without blocking and read from the
-/// event loop; devices plugged in or out later are noticed through inotify.
-/// Bytes go to an `InputInterpreter` per device; its actions come out of
-/// `onAction`.
+/// steering-wheel adapters), opened without blocking and read when the
+/// event loop finds them ready (a `LoopDevice`); devices plugged in or out
+/// later are noticed through inotify. Bytes go to an `InputInterpreter` per
+/// device; its actions wait in `pollAction`.
 ///
-///     let input = InputDevices(loop: loop, settings: config.input, panelWidth: 800, panelHeight: 480)
-///     input.onAction = { action in ... }
-///     input.start()
+///     let input = InputDevices(settings: config.input, panelWidth: 800, panelHeight: 480)
+///     input.start(now: now)
+///     ... after each wait: while let action = input.pollAction() { ... }
 ///
 /// Devices with neither a touchscreen nor a key the head unit uses are
 /// closed again at once (power buttons, HDMI-CEC, sound jacks).
-public final class InputDevices {
+public final class InputDevices: LoopDevice {
     /// What probing an opened descriptor found; the platform's ioctls by
     /// default, replaceable so tests can run on FIFOs.
     public typealias Probe = (Int32) -> InputCapabilities?
 
     public let directory: String
-    public var onAction: ((InputAction) -> Void)?
     public private(set) var settings: InputSettings
     public private(set) var panelWidth: Int
     public private(set) var panelHeight: Int
@@ -34,7 +33,6 @@ public final class InputDevices {
         let path: String
         let fd: Int32
         var interpreter: InputInterpreter
-        var watch: EventLoop.WatchID?
 
         init(path: String, fd: Int32, interpreter: InputInterpreter) {
             self.path = path
@@ -43,12 +41,16 @@ public final class InputDevices {
         }
     }
 
-    private let loop: EventLoop
     private let probe: Probe
     private var devices: [String: Device] = [:]
     private var inotifyFD: Int32 = -1
-    private var inotifyWatch: EventLoop.WatchID?
-    private var retryTimer: EventLoop.TimerID?
+    /// The inotify descriptor is polled.
+    private var watchingInotify = false
+    /// When to look for the directory again.
+    private var retryAt: Instant?
+    /// Nodes to open again (udev still setting permissions), and when.
+    private var reopenAt: [String: Instant] = [:]
+    private var actions = FIFO<InputAction>()
     /// The watch on the parent folder while the directory does not exist:
     /// its creation is an inotify event, so nothing polls for it.
     private var parentWatch: Int32?
@@ -63,9 +65,8 @@ public final class InputDevices {
     static let attempts = 10
     static let readSize = EvdevDecoder.eventSize * 64
 
-    public init(loop: EventLoop, settings: InputSettings = InputSettings(), panelWidth: Int, panelHeight: Int,
+    public init(settings: InputSettings = InputSettings(), panelWidth: Int, panelHeight: Int,
                 directory: String = "/dev/input", probe: @escaping Probe = EvdevProbe.capabilities) {
-        self.loop = loop
         self.settings = settings
         self.panelWidth = panelWidth
         self.panelHeight = panelHeight
@@ -80,25 +81,59 @@ public final class InputDevices {
         devices.values.sorted { $0.path < $1.path }.map { ($0.path, $0.interpreter.capabilities) }
     }
 
-    public func start() {
+    public func start(now: Instant) {
         guard !started else { return }
         started = true
-        watchDirectory()
+        watchDirectory(now: now)
     }
 
     public func stop() {
         started = false
         closeDevicesAndWatches()
-        if let t = retryTimer { loop.cancel(t) }
-        retryTimer = nil
+        retryAt = nil
+        reopenAt.removeAll()
         pending.removeAll()
+    }
+
+    /// What the devices' input meant, in order.
+    public func pollAction() -> InputAction? { actions.popFirst() }
+
+    // MARK: - LoopDevice
+
+    public func addDescriptors(to set: inout PollSet) {
+        if watchingInotify { set.add(inotifyFD) }
+        for device in devices.values { set.add(device.fd) }
+    }
+
+    public func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {
+        if watchingInotify && fd == inotifyFD {
+            directoryChanged(now: now)
+        } else if let device = devices.values.first(where: { $0.fd == fd }) {
+            readable(device.path, readiness)
+        }
+    }
+
+    public var nextDeadline: Instant? {
+        var next = retryAt
+        for at in reopenAt.values { next = earliest(next, at) }
+        return next
+    }
+
+    public func handleTimeout(now: Instant) {
+        if let at = retryAt, at <= now {
+            retryAt = nil
+            watchDirectory(now: now)
+        }
+        for (path, at) in reopenAt where at <= now {
+            reopenAt[path] = nil
+            if started, pending[path] != nil, devices[path] == nil { open(path, now: now) }
+        }
     }
 
     /// Every open device and the inotify watches on the folder and its parent.
     private func closeDevicesAndWatches() {
         for path in Array(devices.keys) { close(path) }
-        if let w = inotifyWatch { loop.unwatch(w) }
-        inotifyWatch = nil
+        watchingInotify = false
         FileDescriptor.close(inotifyFD)
         inotifyFD = -1
         parentWatch = nil
@@ -113,22 +148,22 @@ public final class InputDevices {
     }
 
     /// New settings (confirm key, calibration) for every device, reopened.
-    public func apply(_ settings: InputSettings) {
+    public func apply(_ settings: InputSettings, now: Instant) {
         self.settings = settings
         let paths = Array(devices.keys)
         for path in paths { close(path) }
-        for path in paths { open(path) }
+        for path in paths { open(path, now: now) }
     }
 
     // MARK: - The directory
 
-    private func watchDirectory() {
+    private func watchDirectory(now: Instant) {
         guard started else { return }
         if inotifyFD < 0 {
             inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard inotifyFD >= 0 else {
                 Log.error("input", "\(SystemError("inotify_init1")); input devices plugged in later are not noticed")
-                scan()
+                scan(now: now)
                 return
             }
         }
@@ -140,9 +175,7 @@ public final class InputDevices {
             failure = inotify_add_watch(inotifyFD, directory, mask) < 0 ? SystemError("watch \(directory)") : nil
             if failure != nil {
                 Log.info("input", "\(directory) does not exist (yet); waiting for it to appear")
-                if inotifyWatch == nil {
-                    inotifyWatch = loop.watch(inotifyFD) { [unowned(unsafe) self] _ in self.directoryChanged() }
-                }
+                watchingInotify = true
                 return
             }
         }
@@ -153,18 +186,12 @@ public final class InputDevices {
             } else {
                 Log.error("input", "\(error); looking again every \(directoryRetryMilliseconds / 1000) s")
             }
-            loop.reschedule(&retryTimer, at: Clock.now().adding(milliseconds: directoryRetryMilliseconds)) {
-                [unowned(unsafe) self] in
-                self.retryTimer = nil
-                self.watchDirectory()
-            }
+            retryAt = now.adding(milliseconds: directoryRetryMilliseconds)
             return
         }
-        if inotifyWatch == nil {
-            inotifyWatch = loop.watch(inotifyFD) { [unowned(unsafe) self] _ in self.directoryChanged() }
-        }
+        watchingInotify = true
         // Watch first, then list: a device that appears in between is seen twice, never missed.
-        scan()
+        scan(now: now)
     }
 
     private func watchParent() -> Bool {
@@ -188,7 +215,7 @@ public final class InputDevices {
         String(directory.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
     }
 
-    private func scan() {
+    private func scan(now: Instant) {
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
         var names: [String] = []
@@ -198,38 +225,37 @@ public final class InputDevices {
             }
             if InputDevices.isEventNode(name) { names.append(name) }
         }
-        for name in names.sorted() where devices[path(name)] == nil { open(path(name)) }
+        for name in names.sorted() where devices[path(name)] == nil { open(path(name), now: now) }
     }
 
-    private func directoryChanged() {
+    private func directoryChanged(now: Instant) {
         while true {
             let chunk: [UInt8]?
             do { chunk = try FileDescriptor.read(inotifyFD, max: 4096) } catch {
                 Log.error("input", "\(error); hot-plug stopped")
-                if let w = inotifyWatch { loop.unwatch(w) }
-                inotifyWatch = nil
+                watchingInotify = false
                 return
             }
             guard let bytes = chunk, !bytes.isEmpty else { return }
             for record in InotifyRecord.parse(bytes) {
                 // After a restart the rest of this batch is about the old watch.
-                if !changed(record) { return }
+                if !changed(record, now: now) { return }
             }
         }
     }
 
     /// False when the watch was set up again.
-    private func changed(_ record: InotifyRecord) -> Bool {
+    private func changed(_ record: InotifyRecord, now: Instant) -> Bool {
         if record.mask & UInt32(IN_Q_OVERFLOW) != 0 {
             // Events were lost: look at what is there now.
             Log.info("input", "inotify queue overflowed; rescanning \(directory)")
-            scan()
+            scan(now: now)
             return true
         }
         if let wd = parentWatch, record.watch == wd {
             guard record.name == directoryName, record.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 else { return true }
             Log.info("input", "\(directory) appeared")
-            watchDirectory()
+            watchDirectory(now: now)
             return false
         }
         if record.watch == retiredParentWatch { return true }
@@ -237,7 +263,7 @@ public final class InputDevices {
             // The directory went away (devtmpfs remounted): start over.
             Log.warning("input", "\(directory) disappeared; watching for it again")
             closeDevicesAndWatches()
-            watchDirectory()
+            watchDirectory(now: now)
             return false
         }
         guard InputDevices.isEventNode(record.name) else { return true }
@@ -251,22 +277,22 @@ public final class InputDevices {
         } else if record.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
             // A node made again under a known name is a new device.
             if devices[p] != nil { close(p) }
-            open(p)
+            open(p, now: now)
         } else if record.mask & UInt32(IN_ATTRIB) != 0, pending[p] != nil {
             // udev has set the permissions we were waiting for.
-            open(p)
+            open(p, now: now)
         }
         return true
     }
 
     // MARK: - Devices
 
-    private func open(_ path: String) {
+    private func open(_ path: String, now: Instant) {
         let fd = nn_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0)
         guard fd >= 0 else {
             let error = SystemError("open \(path)")
             if error.code == EACCES || error.code == EPERM {
-                retryLater(path, because: error)
+                retryLater(path, because: error, now: now)
             } else if error.code != ENOENT && error.code != ENODEV {
                 Log.warning("input", "\(error)")
             }
@@ -287,7 +313,6 @@ public final class InputDevices {
         let interpreter = InputInterpreter(capabilities: caps, settings: settings, panelWidth: panelWidth, panelHeight: panelHeight)
         let device = Device(path: path, fd: fd, interpreter: interpreter)
         devices[path] = device
-        device.watch = loop.watch(fd) { [unowned(unsafe) self] readiness in self.readable(path, readiness) }
         if let axes = caps.touchscreen {
             Log.info("input", "\(path): touchscreen \(caps.name), x \(axes.x), y \(axes.y)\(axes.multitouch ? ", multitouch" : "")")
         } else {
@@ -295,7 +320,7 @@ public final class InputDevices {
         }
     }
 
-    private func retryLater(_ path: String, because error: SystemError) {
+    private func retryLater(_ path: String, because error: SystemError, now: Instant) {
         let left = (pending[path] ?? InputDevices.attempts) - 1
         guard left > 0 else {
             pending[path] = nil
@@ -303,12 +328,10 @@ public final class InputDevices {
             return
         }
         pending[path] = left
-        loop.schedule(at: Clock.now().adding(milliseconds: InputDevices.retryMilliseconds)) { [unowned(unsafe) self] in
-            if self.started, self.pending[path] != nil, self.devices[path] == nil { self.open(path) }
-        }
+        reopenAt[path] = now.adding(milliseconds: InputDevices.retryMilliseconds)
     }
 
-    private func readable(_ path: String, _ readiness: EventLoop.Readiness) {
+    private func readable(_ path: String, _ readiness: Readiness) {
         guard let device = devices[path] else { return }
         while true {
             let chunk: [UInt8]?
@@ -326,19 +349,15 @@ public final class InputDevices {
                 close(path)
                 return
             }
-            let actions = device.interpreter.receive(bytes)
-            for action in actions {
+            for action in device.interpreter.receive(bytes) {
                 Log.debug("input", "\(path): \(action)")
-                onAction?(action)
+                actions.append(action)
             }
-            // The handler may have stopped or reconfigured us.
-            guard devices[path] === device else { return }
         }
     }
 
     private func close(_ path: String) {
         guard let device = devices.removeValue(forKey: path) else { return }
-        if let w = device.watch { loop.unwatch(w) }
         FileDescriptor.close(device.fd)
     }
 

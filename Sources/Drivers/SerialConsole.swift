@@ -3,9 +3,10 @@ import CLinux
 import Platform
 
 /// The diagnostics console's descriptors: a serial tty set up for a human
-/// at a terminal (115200 8N1 by default), or stdin/stdout for `-`. Input
-/// arrives from the event loop in `onInput`; output is queued and written
-/// as the tty takes it, so a slow line never blocks the loop.
+/// at a terminal (115200 8N1 by default), or stdin/stdout for `-`. A
+/// `LoopDevice`: input read when the loop finds it ready waits in
+/// `pollInput`; output is queued and written as the tty takes it, so a slow
+/// line never blocks the loop.
 ///
 /// The tty runs in canonical mode: the kernel echoes, handles backspace and
 /// Ctrl-U, and hands over whole lines; CR from the terminal's Enter becomes
@@ -13,23 +14,21 @@ import Platform
 /// off (Ctrl-C arrives as a byte; the line reader drops it). A tty that goes
 /// away (a USB serial adapter unplugged) is reopened every few seconds.
 ///
-///     let console = try SerialConsole(device: "/dev/ttyAMA0", loop: loop)
+///     let console = try SerialConsole(device: "/dev/ttyAMA0")
 ///     var lines = ConsoleLineReader()
-///     console.onInput = { bytes in for input in lines.receive(bytes) { ... } }
+///     ... after each wait: while let bytes = console.pollInput() { for input in lines.receive(bytes) { ... } }
 ///     console.write("passkey: 123456\n")
-public final class SerialConsole {
+public final class SerialConsole: LoopDevice {
     public let device: String
     public let baud: Int
-    public var onInput: (([UInt8]) -> Void)?
-    /// Input ended for good (stdin reached its end).
-    public var onClosed: (() -> Void)?
+    /// Input ended for good (stdin reached its end, or its read failed).
+    public private(set) var inputEnded = false
 
-    private let loop: EventLoop
     private var inputFD: Int32 = -1
     private var outputFD: Int32 = -1
-    private var inputWatch: EventLoop.WatchID?
-    private var outputWatch: EventLoop.WatchID?
-    private var reopenTimer: EventLoop.TimerID?
+    private var reading = false
+    private var reopenAt: Instant?
+    private var input = FIFO<[UInt8]>()
     private var queue: [UInt8] = []
     private var droppedBytes = 0
     private var closed = false
@@ -41,10 +40,9 @@ public final class SerialConsole {
     static let readSize = 512
 
     /// `device` is a tty path, or "-" for stdin/stdout.
-    public init(device: String, loop: EventLoop, baud: Int = 115_200) throws(SystemError) {
+    public init(device: String, baud: Int = 115_200) throws(SystemError) {
         self.device = device
         self.baud = baud
-        self.loop = loop
         try open()
     }
 
@@ -70,8 +68,40 @@ public final class SerialConsole {
     public func close() {
         closed = true
         release()
-        if let t = reopenTimer { loop.cancel(t) }
-        reopenTimer = nil
+        reopenAt = nil
+    }
+
+    /// Bytes read since the last call, in order.
+    public func pollInput() -> [UInt8]? { input.popFirst() }
+
+    // MARK: - LoopDevice
+
+    public func addDescriptors(to set: inout PollSet) {
+        if reading {
+            // One descriptor for both ways on a tty: POLLOUT only while output waits.
+            set.add(inputFD, writable: inputFD == outputFD && !queue.isEmpty)
+        }
+        if outputFD >= 0 && !queue.isEmpty && (outputFD != inputFD || !reading) { set.add(outputFD, writable: true) }
+    }
+
+    public func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {
+        guard fd >= 0 else { return }
+        if fd == outputFD && (readiness.writable || readiness.failed) { flush() }
+        if fd == inputFD && reading && (readiness.readable || readiness.failed) { readable(readiness, now: now) }
+    }
+
+    public var nextDeadline: Instant? { reopenAt }
+
+    public func handleTimeout(now: Instant) {
+        guard let at = reopenAt, at <= now else { return }
+        reopenAt = nil
+        guard !closed else { return }
+        do throws(SystemError) {
+            try open()
+            Log.info("console", "\(device) open again")
+        } catch {
+            scheduleReopen(now: now)
+        }
     }
 
     // MARK: - Opening
@@ -97,7 +127,7 @@ public final class SerialConsole {
             inputFD = fd
             outputFD = fd
         }
-        inputWatch = loop.watch(inputFD) { [unowned(unsafe) self] readiness in self.readable(readiness) }
+        reading = true
         flush()
     }
 
@@ -124,62 +154,49 @@ public final class SerialConsole {
 
     // MARK: - Input
 
-    private func readable(_ readiness: EventLoop.Readiness) {
+    private func readable(_ readiness: Readiness, now: Instant) {
         // One read per readiness: stdin may be blocking (see open()).
         let chunk: [UInt8]?
         do { chunk = try FileDescriptor.read(inputFD, max: SerialConsole.readSize) } catch {
-            lost("\(error)")
+            lost("\(error)", now: now)
             return
         }
         guard let bytes = chunk else {
-            if readiness.failed && !readiness.readable { lost("hang-up") }
+            if readiness.failed && !readiness.readable { lost("hang-up", now: now) }
             return
         }
         if bytes.isEmpty {
             if isStandardIO {
                 Log.info("console", "console input ended")
-                if let w = inputWatch { loop.unwatch(w) }
-                inputWatch = nil
-                onClosed?()
+                reading = false
+                inputEnded = true
             } else {
-                lost("end of input")
+                lost("end of input", now: now)
             }
             return
         }
-        onInput?(bytes)
+        input.append(bytes)
     }
 
     /// The tty failed (EIO after a hang-up, an unplugged adapter): close it
     /// and try again later; stdin is not reopened.
-    private func lost(_ why: String) {
+    private func lost(_ why: String, now: Instant) {
         release()
         if isStandardIO {
             Log.warning("console", "console input: \(why); console closed")
-            onClosed?()
+            inputEnded = true
             return
         }
         Log.warning("console", "\(device): \(why); reopening in \(SerialConsole.reopenMilliseconds / 1000) s")
-        scheduleReopen()
+        scheduleReopen(now: now)
     }
 
-    private func scheduleReopen() {
-        loop.reschedule(&reopenTimer, at: Clock.now().adding(milliseconds: SerialConsole.reopenMilliseconds)) { [unowned(unsafe) self] in
-            self.reopenTimer = nil
-            guard !self.closed else { return }
-            do throws(SystemError) {
-                try self.open()
-                Log.info("console", "\(self.device) open again")
-            } catch {
-                self.scheduleReopen()
-            }
-        }
+    private func scheduleReopen(now: Instant) {
+        reopenAt = now.adding(milliseconds: SerialConsole.reopenMilliseconds)
     }
 
     private func release() {
-        if let w = inputWatch { loop.unwatch(w) }
-        if let w = outputWatch { loop.unwatch(w) }
-        inputWatch = nil
-        outputWatch = nil
+        reading = false
         if !isStandardIO { FileDescriptor.close(inputFD) }
         inputFD = -1
         outputFD = -1
@@ -199,21 +216,12 @@ public final class SerialConsole {
             let n: Int
             do { n = try FileDescriptor.write(outputFD, queue[...]) } catch {
                 queue.removeAll()
-                lost("\(error)")
+                lost("\(error)", now: Clock.now())
                 return
             }
             if n == 0 { break }
             queue.removeFirst(n)
         }
-        if queue.isEmpty {
-            if let w = outputWatch { loop.unwatch(w) }
-            outputWatch = nil
-        } else if outputWatch == nil {
-            // Wait for room; the handler does nothing on input, only output.
-            let w = loop.watch(outputFD, writable: true) { [unowned(unsafe) self] readiness in
-                if readiness.writable || readiness.failed { self.flush() }
-            }
-            outputWatch = w
-        }
+        // While output waits, `addDescriptors` asks for POLLOUT.
     }
 }

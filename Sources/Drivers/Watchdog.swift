@@ -6,13 +6,13 @@ import Platform
 /// (`/dev/watchdogN`). Opening the device starts it; it reboots the board
 /// unless it is petted (`WDIOC_KEEPALIVE`) within its timeout.
 ///
-/// Petting comes from a timer of the firmware's event loop, so it stops as
-/// soon as the loop stops turning (a handler that hangs, a stopped process)
+/// Petting comes from its deadline in the firmware's event loop (a
+/// `LoopDevice` with no descriptor), so it stops as soon as the loop stops turning (a handler that hangs, a stopped process)
 /// and the board is reset. The device is never closed with the magic `V`
 /// either: when the firmware crashes or is killed the watchdog stays armed,
 /// and the supervisor has until the timeout to start it again (the new
 /// process opens the device and pets it). See docs/IMAGE.md.
-public final class Watchdog {
+public final class Watchdog: LoopDevice {
     /// 15 s: long enough for any single turn of the loop (a full-screen
     /// redraw, a state file sync), short enough that a hung head unit is back
     /// on the road within half a minute.
@@ -25,7 +25,7 @@ public final class Watchdog {
     /// Keep-alives sent so far.
     public private(set) var keepalives = 0
     private let fd: Int32
-    private var timer: EventLoop.TimerID?
+    private var petAt: Instant?
     private var keepaliveFailed = false
 
     /// Opens `device` and asks for `timeoutSeconds`. Throws when the device
@@ -70,18 +70,21 @@ public final class Watchdog {
         "\(device) \(timeoutSeconds.map { "\($0) s" } ?? "(timeout unknown)")"
     }
 
-    /// Pets the watchdog now and then from a timer of `loop`, for as long as
-    /// the loop runs its timers.
-    public func start(on loop: EventLoop) {
+    /// Pets the watchdog now, and again at each `nextDeadline` for as long
+    /// as the loop keeps its deadlines.
+    public func start(now: Instant) {
         keepAlive()
-        schedule(on: loop)
+        petAt = now.adding(milliseconds: intervalMilliseconds)
     }
 
-    private func schedule(on loop: EventLoop) {
-        timer = loop.schedule(at: Clock.now().adding(milliseconds: intervalMilliseconds)) { [unowned(unsafe) self, unowned(unsafe) loop] in
-            self.keepAlive()
-            self.schedule(on: loop)
-        }
+    public func addDescriptors(to set: inout PollSet) {}
+    public func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {}
+    public var nextDeadline: Instant? { petAt }
+
+    public func handleTimeout(now: Instant) {
+        guard let at = petAt, at <= now else { return }
+        keepAlive()
+        petAt = now.adding(milliseconds: intervalMilliseconds)
     }
 
     /// One `WDIOC_KEEPALIVE`. A failure is logged once; if petting keeps

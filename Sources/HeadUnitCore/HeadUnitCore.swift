@@ -16,7 +16,8 @@ import SMP
 /// ANCS and AMS) and the pairing routine, fed bytes, time, console commands
 /// and the driver's actions, like the protocol layers it wires.
 ///
-/// Inputs: `receive` (H4 bytes from the controller), `hostEvent`,
+/// Inputs: `start` and `transportClosed` (the transport opened, closed),
+/// `receive` (H4 bytes from the controller),
 /// `handleTimeout`, `command`, `perform`/`media`/`confirmComparison`,
 /// `keysStored` (the NotifBridge key file), each with the time it happens
 /// at, and the `StoredState` given at start.
@@ -123,11 +124,10 @@ public final class HeadUnitCore {
         pump()
     }
 
-    /// A host event raised outside `receive` (the transport closed, a
-    /// command timed out) that the shell's driver delivered.
-    public func hostEvent(_ event: HostEvent, now: Instant) {
+    /// The transport closed: every link is gone (`start` again once it reopens).
+    public func transportClosed(now: Instant) {
         clock.now = now
-        handle(event, now: now)
+        host.transportClosed(now: now)
         pump()
     }
 

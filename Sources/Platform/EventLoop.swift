@@ -1,203 +1,217 @@
 import BluetoothCore
 import CLinux
 
-/// The firmware's one thread of control: a poll(2) loop over file
-/// descriptors and monotonic timers. Nothing blocks and nothing spins: when
-/// no descriptor is ready and no timer is due, the process sleeps in poll
-/// until the earliest timer, or indefinitely when there is none.
-/// SIGINT and SIGTERM arrive through a signalfd and stop the loop cleanly.
-public final class EventLoop {
-    public struct WatchID: Hashable { let value: Int }
-    public struct TimerID: Hashable { let value: Int }
+/// What a descriptor is ready for, as poll(2) reported it.
+public struct Readiness {
+    public let revents: Int16
+    public init(revents: Int16) { self.revents = revents }
+    public var readable: Bool { revents & Int16(POLLIN) != 0 }
+    public var writable: Bool { revents & Int16(POLLOUT) != 0 }
+    /// Error or hang-up: the descriptor will not recover by itself.
+    public var failed: Bool { revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }
+}
 
-    public struct Readiness {
-        public let revents: Int16
-        public var readable: Bool { revents & Int16(POLLIN) != 0 }
-        public var writable: Bool { revents & Int16(POLLOUT) != 0 }
-        /// Error or hang-up: the descriptor will not recover by itself.
-        public var failed: Bool { revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }
+/// The descriptors one wait is for, each with the device that asked for
+/// it (an index the loop's owner chose), and after the wait what each is
+/// ready for. Kept by the owner and refilled before every wait, so a wake-up
+/// allocates nothing.
+public struct PollSet {
+    public private(set) var descriptors: [pollfd] = []
+    public private(set) var owners: [Int] = []
+    /// The owner whose descriptors `add` records now.
+    public var owner = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { descriptors.isEmpty }
+    public var count: Int { descriptors.count }
+
+    public mutating func removeAll() {
+        descriptors.removeAll(keepingCapacity: true)
+        owners.removeAll(keepingCapacity: true)
     }
 
-    private struct Watch {
-        var id: Int
-        var fd: Int32
-        var wantWrite: Bool
-        var handler: (Readiness) -> Void
+    /// Waits for `fd` to be readable, and writable too when asked.
+    public mutating func add(_ fd: Int32, writable: Bool = false) {
+        var events = Int16(POLLIN)
+        if writable { events |= Int16(POLLOUT) }
+        descriptors.append(pollfd(fd: fd, events: events, revents: 0))
+        owners.append(owner)
     }
 
-    private struct Timer {
-        var id: Int
-        var deadline: Instant
-        var handler: () -> Void
+    /// Ready already, without a descriptor (input a device holds): the wait
+    /// returns at once and reports it readable, under descriptor -1.
+    public mutating func addReady() {
+        descriptors.append(pollfd(fd: -1, events: Int16(POLLIN), revents: Int16(POLLIN)))
+        owners.append(owner)
     }
 
-    // Plain arrays searched from the front: the head unit has a handful of
-    // descriptors and timers, and a dictionary's hashing cost more than the
-    // search on every wake-up.
-    private var watches: [Watch] = []
-    private var timers: [Timer] = []
-    private var nextID = 1
-    private var running = false
+    public var hasReadyAlready: Bool { descriptors.contains { $0.fd < 0 && $0.revents != 0 } }
+
+    public func fd(_ i: Int) -> Int32 { descriptors[i].fd }
+    public func readiness(_ i: Int) -> Readiness { Readiness(revents: descriptors[i].revents) }
+
+    /// Marks entry `i` as ready (for a waiter that does not call poll(2)).
+    public mutating func setReadiness(_ i: Int, _ readiness: Readiness) { descriptors[i].revents = readiness.revents }
+
+    /// Runs poll(2) on the set; pre-ready entries keep their readiness.
+    mutating func poll(timeout: Int32) -> Int32 {
+        let n = descriptors.withUnsafeMutableBufferPointer { CLinux.poll($0.baseAddress, nfds_t($0.count), timeout) }
+        // poll(2) clears the revents of negative descriptors it skips.
+        for i in descriptors.indices where descriptors[i].fd < 0 { descriptors[i].revents = Int16(POLLIN) }
+        return n
+    }
+}
+
+/// Something the loop's owner waits on: descriptors to poll (none while
+/// closed) and a deadline of its own (a reopen back-off, a keep-alive).
+/// What it reads it keeps as values for the owner to poll; nothing is
+/// called back.
+public protocol LoopDevice: AnyObject {
+    /// Adds the descriptors to wait on now.
+    func addDescriptors(to set: inout PollSet)
+    /// A descriptor it added (or -1 for `addReady`) is ready.
+    func handle(_ readiness: Readiness, on fd: Int32, now: Instant)
+    var nextDeadline: Instant? { get }
+    /// `nextDeadline` has passed.
+    func handleTimeout(now: Instant)
+}
+
+/// Why a wait ended.
+public enum Wake: Equatable {
+    /// A descriptor is ready or the deadline passed (the set says which).
+    case ready
+    /// SIGINT or SIGTERM arrived.
+    case terminationSignal
+    /// The wait itself failed: nothing more can be waited for.
+    case failed
+}
+
+/// The time: the system's clocks, or a virtual clock in tests.
+public protocol TimeSource: AnyObject {
+    /// Monotonic time.
+    func now() -> Instant
+    /// Wall-clock time since 1970 in microseconds (the status-bar clock).
+    func unixMicroseconds() -> Int64
+}
+
+/// The system's clocks (`Clock`) as a `TimeSource`.
+public final class SystemClock: TimeSource {
+    public init() {}
+    public func now() -> Instant { Clock.now() }
+    public func unixMicroseconds() -> Int64 { Clock.unixMicroseconds() }
+}
+
+/// The clock and the sleep: poll(2) and the monotonic clock on Linux, a
+/// virtual clock in tests. The owner of the loop reads `now` once per
+/// wake-up and passes it down.
+public protocol Waiting: TimeSource {    /// Sleeps until a descriptor in `set` is ready or `deadline` passes
+    /// (nil: no deadline); marks in `set` what is ready.
+    func wait(_ set: inout PollSet, until deadline: Instant?) -> Wake
+}
+
+/// The firmware's one thread of control: a poll(2) over the descriptors
+/// its owner lists, until the owner's earliest deadline. Nothing blocks and
+/// nothing spins: when no descriptor is ready and no deadline is due, the
+/// process sleeps in poll until the deadline, or indefinitely when there is
+/// none. SIGINT and SIGTERM arrive through a signalfd and end a wait with
+/// `.terminationSignal`. The loop keeps no handlers and no timers: readiness
+/// and deadlines are values its owner keeps and acts on.
+public final class EventLoop: Waiting {
     private var signalFD: Int32 = -1
-    private var pollFDs: [pollfd] = []
-    private var pollIDs: [Int] = []
-
-    /// Called when SIGINT or SIGTERM arrives; the default stops the loop.
-    public var onTerminationSignal: (() -> Void)?
-    /// Loop iterations that returned from poll: idle wake-up accounting.
+    /// Waits that returned from poll: idle wake-up accounting.
     public private(set) var wakeups = 0
 
     public init() throws(SystemError) {
         nn_ignore_sigpipe()
         signalFD = nn_termination_signalfd()
         guard signalFD >= 0 else { throw SystemError("signalfd") }
-        _ = watch(signalFD) { [unowned(unsafe) self] _ in
-            var info = signalfd_siginfo()
-            _ = withUnsafeMutableBytes(of: &info) { CLinux.read(self.signalFD, $0.baseAddress, $0.count) }
-            Log.info("loop", "signal \(info.ssi_signo) received; shutting down")
-            if let handler = self.onTerminationSignal { handler() } else { self.stop() }
-        }
     }
 
     deinit { FileDescriptor.close(signalFD) }
 
-    // MARK: - Descriptors
+    public func now() -> Instant { Clock.now() }
+    public func unixMicroseconds() -> Int64 { Clock.unixMicroseconds() }
 
-    @discardableResult
-    public func watch(_ fd: Int32, writable: Bool = false, handler: @escaping (Readiness) -> Void) -> WatchID {
-        let id = nextID
-        nextID += 1
-        watches.append(Watch(id: id, fd: fd, wantWrite: writable, handler: handler))
-        return WatchID(value: id)
-    }
-
-    /// Asks for (or stops asking for) POLLOUT: only while output is pending,
-    /// or poll would return at once every time.
-    public func setWantsWrite(_ id: WatchID, _ wants: Bool) {
-        guard let i = watches.firstIndex(where: { $0.id == id.value }), watches[i].wantWrite != wants else { return }
-        watches[i].wantWrite = wants
-    }
-
-    public func unwatch(_ id: WatchID) { watches.removeAll { $0.id == id.value } }
-
-    // MARK: - Timers
-
-    @discardableResult
-    public func schedule(at deadline: Instant, handler: @escaping () -> Void) -> TimerID {
-        let id = nextID
-        nextID += 1
-        timers.append(Timer(id: id, deadline: deadline, handler: handler))
-        return TimerID(value: id)
-    }
-
-    public func cancel(_ id: TimerID) { timers.removeAll { $0.id == id.value } }
-
-    /// Moves an existing timer, or creates one when `id` is nil or gone.
-    /// A timer already due at `deadline` stays as it is: the layers' earliest
-    /// deadline is recomputed after every input and mostly has not moved.
-    public func reschedule(_ id: inout TimerID?, at deadline: Instant?, handler: @escaping () -> Void) {
-        guard let existing = id, let i = timers.firstIndex(where: { $0.id == existing.value }) else {
-            id = deadline.map { schedule(at: $0, handler: handler) }
-            return
+    public func wait(_ set: inout PollSet, until deadline: Instant?) -> Wake {
+        let signalIndex = set.count
+        let owner = set.owner
+        set.owner = -1
+        set.add(signalFD)
+        defer {
+            set.removeLast()
+            set.owner = owner
         }
-        guard let deadline else {
-            timers.remove(at: i)
-            id = nil
-            return
-        }
-        if timers[i].deadline == deadline { return }
-        // Moved in place, under a new id: like a new timer, it does not run
-        // in the turn that is running due timers now.
-        let newID = nextID
-        nextID += 1
-        timers[i] = Timer(id: newID, deadline: deadline, handler: handler)
-        id = TimerID(value: newID)
-    }
-
-    // MARK: - Running
-
-    public func stop() { running = false }
-
-    public var isRunning: Bool { running }
-
-    /// Runs until `stop()` or a termination signal.
-    public func run() {
-        running = true
-        while running { turn() }
-    }
-
-    /// Runs the loop until `condition` no longer holds, `stop()` is called
-    /// or `deadline` passes; for one-shot commands and tests.
-    public func run(until deadline: Instant, while condition: () -> Bool) {
-        let guardTimer = schedule(at: deadline) { [unowned(unsafe) self] in self.stop() }
-        running = true
-        while running && condition() && Clock.now() < deadline { turn() }
-        cancel(guardTimer)
-    }
-
-    /// One poll(2) and the handlers and timers it made due.
-    private func turn() {
-        pollFDs.removeAll(keepingCapacity: true)
-        pollIDs.removeAll(keepingCapacity: true)
-        for w in watches {
-            var events = Int16(POLLIN)
-            if w.wantWrite { events |= Int16(POLLOUT) }
-            pollFDs.append(pollfd(fd: w.fd, events: events, revents: 0))
-            pollIDs.append(w.id)
-        }
-        let timeout = pollTimeout()
-        let n = pollFDs.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeout) }
+        let n = set.poll(timeout: set.hasReadyAlready ? 0 : timeout(until: deadline))
         wakeups += 1
         if n < 0 {
             let error = SystemError("poll")
-            if !error.isInterrupted {
-                Log.error("loop", "\(error)")
-                running = false
-            }
-            return
+            if error.isInterrupted { return .ready }
+            Log.error("loop", "\(error)")
+            return .failed
         }
-        if n > 0 {
-            // Walks the poll set in place instead of building a list of the
-            // ready ones (an allocation on every wake-up); the bound is
-            // checked on each step in case a handler ran a nested turn.
-            var i = 0
-            while i < pollFDs.count, i < pollIDs.count {
-                let fd = pollFDs[i]
-                let id = pollIDs[i]
-                i += 1
-                if fd.revents == 0 { continue }
-                // A handler may have removed this watch (or others) already.
-                guard let w = watches.first(where: { $0.id == id }), w.fd == fd.fd else { continue }
-                w.handler(Readiness(revents: fd.revents))
-                if !running { return }
-            }
+        if set.readiness(signalIndex).readable {
+            var info = signalfd_siginfo()
+            _ = withUnsafeMutableBytes(of: &info) { CLinux.read(signalFD, $0.baseAddress, $0.count) }
+            Log.info("loop", "signal \(info.ssi_signo) received; shutting down")
+            return .terminationSignal
         }
-        runDueTimers()
+        return .ready
     }
 
-    private func pollTimeout() -> Int32 {
-        var earliest: Instant?
-        for timer in timers where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
-        guard let next = earliest else { return -1 }
-        let wait = next.millisecondsSince(Clock.now())
+    private func timeout(until deadline: Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let wait = deadline.millisecondsSince(Clock.now())
         if wait <= 0 { return 0 }
         return Int32(min(wait, Int64(Int32.max)))
     }
 
-    /// Runs the timers due now, earliest first: only those that existed
-    /// when this pass began (ids below `nextID` then), so a handler that
-    /// sets a timer already due has it run on the next turn, not in a loop here.
-    private func runDueTimers() {
-        let now = Clock.now()
-        let limit = nextID
-        while true {
-            var next: Int?
-            for i in timers.indices where timers[i].id < limit && timers[i].deadline <= now {
-                if next.map({ timers[i].deadline < timers[$0].deadline }) ?? true { next = i }
+    /// Waits on `devices` and runs what is ready and due until `condition`
+    /// no longer holds, a termination signal arrives or `deadline` passes:
+    /// for one-shot commands and tests. Returns false on a termination signal.
+    @discardableResult
+    public func run(_ devices: [any LoopDevice], until deadline: Instant, while condition: () -> Bool) -> Bool {
+        var set = PollSet()
+        while condition() {
+            var wake = earliest(nil, deadline)
+            for d in devices { wake = earliest(wake, d.nextDeadline) }
+            set.removeAll()
+            for (i, d) in devices.enumerated() {
+                set.owner = i
+                d.addDescriptors(to: &set)
             }
-            guard let i = next else { return }
-            let timer = timers.remove(at: i)
-            timer.handler()
+            switch wait(&set, until: wake) {
+            case .terminationSignal, .failed: return false
+            case .ready: break
+            }
+            let now = Clock.now()
+            LoopDevices.dispatch(set, to: devices, now: now)
+            if now >= deadline { break }
         }
+        return true
+    }
+}
+
+/// Handing what a wait found to the devices that asked.
+public enum LoopDevices {
+    /// Each ready descriptor to its device, then each device whose deadline
+    /// has passed its timeout.
+    public static func dispatch(_ set: PollSet, to devices: [any LoopDevice], now: Instant) {
+        for i in 0..<set.count {
+            let readiness = set.readiness(i)
+            let owner = set.owners[i]
+            guard readiness.revents != 0, owner >= 0, owner < devices.count else { continue }
+            devices[owner].handle(readiness, on: set.fd(i), now: now)
+        }
+        for d in devices {
+            if let due = d.nextDeadline, due <= now { d.handleTimeout(now: now) }
+        }
+    }
+}
+
+extension PollSet {
+    mutating func removeLast() {
+        descriptors.removeLast()
+        owners.removeLast()
     }
 }

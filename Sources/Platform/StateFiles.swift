@@ -5,7 +5,7 @@ import CLinux
 /// write goes to a temporary file, is fsynced, renamed over the old one and
 /// the directory fsynced, so a reader finds either the old or the new
 /// content, never a mix or nothing. Files are mode 0600: they hold keys.
-public struct StateFiles {
+public final class StateFiles: StateStorage {
     public let directory: String
     /// Every failed write or removal, shared by all copies of this value.
     public let failures = StateWriteFailures()

@@ -45,13 +45,12 @@ import Platform
         #expect(mkfifo(dir + "/event0", 0o600) == 0)
         #expect(mkfifo(dir + "/mouse0", 0o600) == 0)
         let loop = try EventLoop()
-        let devices = InputDevices(loop: loop, panelWidth: 800, panelHeight: 480, directory: dir,
+        let devices = InputDevices(panelWidth: 800, panelHeight: 480, directory: dir,
                                    probe: probe(["event0": touchAndKeys, "event1": touchAndKeys,
                                                  "event2": InputCapabilities(name: "power", keys: [KeyCode(116)]),
                                                  "mouse0": touchAndKeys]))
         var actions: [InputAction] = []
-        devices.onAction = { actions.append($0) }
-        devices.start()
+        devices.start(now: Clock.now())
         #expect(devices.openDevices.map { $0.path } == [dir + "/event0"])
 
         // A key press written in two pieces, split inside an event.
@@ -60,17 +59,29 @@ import Platform
         defer { close(writer0) }
         let bytes = keyPress(.nextSong)
         writeAll(writer0, Array(bytes[0..<10]))
-        loop.run(until: Clock.now().adding(milliseconds: 200)) { actions.isEmpty }
+        loop.run([devices], until: Clock.now().adding(milliseconds: 200)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return actions.isEmpty
+        }
         #expect(actions.isEmpty)
         writeAll(writer0, Array(bytes[10...]))
-        loop.run(until: Clock.now().adding(seconds: 2)) { actions.isEmpty }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return actions.isEmpty
+        }
         #expect(actions == [.media(.nextTrack)])
 
         // Plugged in later: noticed through inotify, and a tap read from it.
         #expect(mkfifo(dir + "/event1", 0o600) == 0)
         #expect(mkfifo(dir + "/event2", 0o600) == 0) // a power button: not kept open
-        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.count < 2 }
-        loop.run(until: Clock.now().adding(milliseconds: 100)) { true }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return devices.openDevices.count < 2
+        }
+        loop.run([devices], until: Clock.now().adding(milliseconds: 100)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return true
+        }
         #expect(devices.openDevices.map { $0.path } == [dir + "/event0", dir + "/event1"])
         let writer1 = open(dir + "/event1", O_WRONLY | O_NONBLOCK)
         #expect(writer1 >= 0)
@@ -78,12 +89,18 @@ import Platform
         actions.removeAll()
         writeAll(writer1, event(.key, KeyCode.buttonTouch.rawValue, 1) + event(.absolute, 0, 100) + event(.absolute, 1, 200)
                  + event(.synchronization, 0, 0) + event(.key, KeyCode.buttonTouch.rawValue, 0) + event(.synchronization, 0, 0))
-        loop.run(until: Clock.now().adding(seconds: 2)) { actions.isEmpty }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return actions.isEmpty
+        }
         #expect(actions == [.tap(TouchPoint(x: 100, y: 200))])
 
         // Unplugged: closed.
         #expect(unlink(dir + "/event0") == 0)
-        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.count > 1 }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return devices.openDevices.count > 1
+        }
         #expect(devices.openDevices.map { $0.path } == [dir + "/event1"])
 
         // The panel size follows the display.
@@ -91,7 +108,10 @@ import Platform
         actions.removeAll()
         writeAll(writer1, event(.key, KeyCode.buttonTouch.rawValue, 1) + event(.absolute, 0, 799) + event(.absolute, 1, 479)
                  + event(.synchronization, 0, 0) + event(.key, KeyCode.buttonTouch.rawValue, 0) + event(.synchronization, 0, 0))
-        loop.run(until: Clock.now().adding(seconds: 2)) { actions.isEmpty }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) {
+            while let action = devices.pollAction() { actions.append(action) }
+            return actions.isEmpty
+        }
         #expect(actions == [.tap(TouchPoint(x: 399, y: 239))])
         devices.stop()
         #expect(devices.openDevices.isEmpty)
@@ -102,23 +122,23 @@ import Platform
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loop = try EventLoop()
         let input = dir + "/input"
-        let devices = InputDevices(loop: loop, panelWidth: 800, panelHeight: 480, directory: input,
+        let devices = InputDevices(panelWidth: 800, panelHeight: 480, directory: input,
                                    probe: probe(["event3": touchAndKeys]))
         devices.directoryRetryMilliseconds = 50
-        devices.start() // logs and retries; never fails
+        devices.start(now: Clock.now()) // logs and retries; never fails
         #expect(devices.openDevices.isEmpty)
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
         #expect(mkfifo(input + "/event3", 0o600) == 0)
-        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
         #expect(devices.openDevices.map { $0.path } == [input + "/event3"])
         // The folder goes away and comes back.
         #expect(unlink(input + "/event3") == 0)
         #expect(rmdir(input) == 0)
-        loop.run(until: Clock.now().adding(milliseconds: 200)) { true }
+        loop.run([devices], until: Clock.now().adding(milliseconds: 200)) { true }
         #expect(devices.openDevices.isEmpty)
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: false)
         #expect(mkfifo(input + "/event3", 0o600) == 0)
-        loop.run(until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
+        loop.run([devices], until: Clock.now().adding(seconds: 2)) { devices.openDevices.isEmpty }
         #expect(devices.openDevices.map { $0.path } == [input + "/event3"])
         devices.stop()
     }

@@ -35,16 +35,21 @@ import Platform
         let (master, path) = try openPTY()
         defer { close(master) }
         let loop = try EventLoop()
-        let console = try SerialConsole(device: path, loop: loop)
+        let console = try SerialConsole(device: path)
         var received: [UInt8] = []
-        console.onInput = { received += $0 }
 
         // The terminal sends CR for Enter; a partial line is held by the kernel.
         _ = "stat".withCString { Glibc.write(master, $0, 4) }
-        loop.run(until: Clock.now().adding(milliseconds: 150)) { true }
+        loop.run([console], until: Clock.now().adding(milliseconds: 150)) {
+            while let bytes = console.pollInput() { received += bytes }
+            return true
+        }
         #expect(received.isEmpty)
         _ = "us\r".withCString { Glibc.write(master, $0, 3) }
-        loop.run(until: Clock.now().adding(seconds: 2)) { received.isEmpty }
+        loop.run([console], until: Clock.now().adding(seconds: 2)) {
+            while let bytes = console.pollInput() { received += bytes }
+            return received.isEmpty
+        }
         #expect(String(decoding: received, as: UTF8.self) == "status\n")
         // Echoed by the kernel, Enter as CR LF.
         #expect(String(decoding: drain(master), as: UTF8.self) == "status\r\n")
@@ -53,13 +58,19 @@ import Platform
         received.removeAll()
         let edited = Array("scam\u{7F}n\r".utf8)
         _ = edited.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
-        loop.run(until: Clock.now().adding(seconds: 2)) { received.isEmpty }
+        loop.run([console], until: Clock.now().adding(seconds: 2)) {
+            while let bytes = console.pollInput() { received += bytes }
+            return received.isEmpty
+        }
         #expect(String(decoding: received, as: UTF8.self) == "scan\n")
         _ = drain(master)
 
         console.say("state: Discovering...")
         console.write("a\nb\n")
-        loop.run(until: Clock.now().adding(milliseconds: 100)) { true }
+        loop.run([console], until: Clock.now().adding(milliseconds: 100)) {
+            while let bytes = console.pollInput() { received += bytes }
+            return true
+        }
         #expect(String(decoding: drain(master), as: UTF8.self) == "state: Discovering...\r\na\r\nb\r\n")
 
         // The terminal settings a serial console needs.
@@ -79,7 +90,7 @@ import Platform
         let (master, path) = try openPTY()
         defer { close(master) }
         let loop = try EventLoop()
-        let console = try SerialConsole(device: path, loop: loop)
+        let console = try SerialConsole(device: path)
         // Nobody reads the terminal: the pty buffer fills, the rest queues,
         // beyond the limit output is dropped. None of it blocks.
         let start = Clock.now()
@@ -90,7 +101,7 @@ import Platform
         var seen: [UInt8] = []
         let deadline = Clock.now().adding(seconds: 5)
         while Clock.now() < deadline {
-            loop.run(until: Clock.now().adding(milliseconds: 20)) { true }
+            loop.run([console], until: Clock.now().adding(milliseconds: 20)) { true }
             seen += drain(master)
             if String(decoding: seen.suffix(200), as: UTF8.self).contains("dropped]") { break }
         }
@@ -101,13 +112,11 @@ import Platform
     @Test func unsupportedBaud() throws {
         let (master, path) = try openPTY()
         defer { close(master) }
-        let loop = try EventLoop()
-        #expect(throws: SystemError.self) { try SerialConsole(device: path, loop: loop, baud: 12345) }
+        #expect(throws: SystemError.self) { try SerialConsole(device: path, baud: 12345) }
     }
 
     @Test func missingDevice() throws {
-        let loop = try EventLoop()
-        #expect(throws: SystemError.self) { try SerialConsole(device: "/nonexistent/ttyX", loop: loop) }
+        #expect(throws: SystemError.self) { try SerialConsole(device: "/nonexistent/ttyX") }
     }
 
     @Test func readFilePrefix() throws {

@@ -3,82 +3,85 @@ import CLinux
 import Testing
 @testable import Platform
 
+/// A device for the loop that records what it was told.
+final class RecordingDevice: LoopDevice {
+    var fds: [Int32] = []
+    var deadline: Instant?
+    var handled: [(fd: Int32, readable: Bool)] = []
+    var timeouts = 0
+
+    func addDescriptors(to set: inout PollSet) { for fd in fds { set.add(fd) } }
+    func handle(_ readiness: Readiness, on fd: Int32, now: Instant) { handled.append((fd, readiness.readable)) }
+    var nextDeadline: Instant? { deadline }
+    func handleTimeout(now: Instant) {
+        timeouts += 1
+        deadline = nil
+    }
+}
+
 @Suite(.serialized) struct EventLoopTests {
-    @Test func timersFireInOrderAndIdleLoopSleeps() throws {
+    @Test func anIdleWaitSleepsUntilTheDeadline() throws {
         let loop = try EventLoop()
-        var fired: [Int] = []
         let start = Clock.now()
-        loop.schedule(at: start.adding(milliseconds: 60)) { fired.append(2); loop.stop() }
-        loop.schedule(at: start.adding(milliseconds: 20)) { fired.append(1) }
-        loop.run()
-        #expect(fired == [1, 2])
+        var set = PollSet()
+        #expect(loop.wait(&set, until: start.adding(milliseconds: 60)) == .ready)
         #expect(Clock.now().millisecondsSince(start) >= 60)
-        // Two timers: a handful of wake-ups, not a spin.
-        #expect(loop.wakeups <= 4)
+        // One sleep, not a spin.
+        #expect(loop.wakeups <= 2)
     }
 
-    @Test func readableDescriptorIsDispatched() throws {
+    @Test func aReadableDescriptorIsReportedWithItsOwner() throws {
         let loop = try EventLoop()
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         try FileDescriptor.setNonBlocking(fds[0])
-        var got: [UInt8] = []
-        // Unowned: the loop keeps its handlers (LeakSanitizer finds the cycle).
-        loop.watch(fds[0]) { [unowned loop] _ in
-            if let bytes = try? FileDescriptor.read(fds[0]) { got += bytes }
-            loop.stop()
-        }
-        loop.schedule(at: Clock.now().adding(milliseconds: 10)) {
-            _ = try? FileDescriptor.write(fds[1], [1, 2, 3][...])
-        }
-        loop.run(until: Clock.now().adding(seconds: 2)) { true }
-        #expect(got == [1, 2, 3])
+        var set = PollSet()
+        set.owner = 3
+        set.add(fds[0])
+        _ = try FileDescriptor.write(fds[1], [1, 2, 3][...])
+        #expect(loop.wait(&set, until: Clock.now().adding(seconds: 2)) == .ready)
+        #expect(set.readiness(0).readable)
+        #expect(set.owners[0] == 3)
+        #expect(try FileDescriptor.read(fds[0]) == [1, 2, 3])
     }
 
-    @Test func cancelledTimerNeverFires() throws {
+    @Test func inputHeldAlreadyEndsTheWaitAtOnce() throws {
         let loop = try EventLoop()
-        var fired = false
-        let t = loop.schedule(at: Clock.now().adding(milliseconds: 5)) { fired = true }
-        loop.cancel(t)
-        loop.run(until: Clock.now().adding(milliseconds: 30)) { true }
-        #expect(!fired)
+        var set = PollSet()
+        set.addReady()
+        let start = Clock.now()
+        #expect(loop.wait(&set, until: nil) == .ready)
+        #expect(set.readiness(0).readable)
+        #expect(Clock.now().millisecondsSince(start) < 1000)
     }
 }
 
-@Suite(.serialized) struct EventLoopTimerTests {
-    @Test func rescheduleMovesATimerAndNilCancelsIt() throws {
+@Suite(.serialized) struct LoopDevicesTests {
+    /// Readiness goes to the device that asked for the descriptor; only a
+    /// device whose deadline has passed gets its timeout.
+    @Test func readinessAndDeadlinesGoToTheirDevices() throws {
         let loop = try EventLoop()
-        var fired: [String] = []
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        try FileDescriptor.setNonBlocking(fds[0])
+        let reader = RecordingDevice()
+        reader.fds = [fds[0]]
+        let due = RecordingDevice()
+        let later = RecordingDevice()
         let start = Clock.now()
-        var moved: EventLoop.TimerID?
-        loop.reschedule(&moved, at: start.adding(milliseconds: 500)) { fired.append("moved") }
-        loop.reschedule(&moved, at: start.adding(milliseconds: 10)) { fired.append("moved") }
-        var cancelled: EventLoop.TimerID?
-        loop.reschedule(&cancelled, at: start.adding(milliseconds: 5)) { fired.append("cancelled") }
-        loop.reschedule(&cancelled, at: nil) { fired.append("cancelled") }
-        #expect(cancelled == nil)
-        loop.run(until: start.adding(milliseconds: 100)) { fired.isEmpty }
-        #expect(fired == ["moved"])
-        #expect(Clock.now().millisecondsSince(start) < 400)
-    }
-
-    /// A handler that sets a timer already due does not run it in the same
-    /// pass (that could loop forever), and due timers run earliest first.
-    @Test func aTimerSetDueByAHandlerRunsOnTheNextTurn() throws {
-        let loop = try EventLoop()
-        var order: [Int] = []
-        let start = Clock.now()
-        loop.schedule(at: start.adding(milliseconds: 2)) {
-            order.append(2)
-            loop.schedule(at: .zero) { order.append(3); loop.stop() }
-        }
-        loop.schedule(at: start.adding(milliseconds: 1)) { order.append(1) }
-        var spin = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-        _ = nanosleep(&spin, nil)
-        // Both are due before the first turn; the third comes a turn later.
-        loop.run(until: start.adding(seconds: 2)) { true }
-        #expect(order == [1, 2, 3])
-        #expect(loop.wakeups == 2)
+        due.deadline = start.adding(milliseconds: 10)
+        later.deadline = start.adding(seconds: 60)
+        let devices: [any LoopDevice] = [reader, due, later]
+        // The loop sleeps until the earliest deadline, runs it, and stops.
+        loop.run(devices, until: start.adding(seconds: 2)) { due.timeouts == 0 }
+        #expect(due.timeouts == 1)
+        #expect(later.timeouts == 0)
+        #expect(reader.handled.isEmpty)
+        _ = try FileDescriptor.write(fds[1], [7][...])
+        loop.run(devices, until: Clock.now().adding(seconds: 2)) { reader.handled.isEmpty }
+        #expect(reader.handled.map(\.fd) == [fds[0]])
+        #expect(later.timeouts == 0)
     }
 }
