@@ -1,4 +1,3 @@
-import HCI
 import SMP
 import Screens
 

@@ -1,4 +1,3 @@
-import HCI
 import NavigationNotifier
 
 /// The central role's scan: the duty the pairing routine wants (applied
