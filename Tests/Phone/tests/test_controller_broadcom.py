@@ -75,6 +75,8 @@ class BroadcomBringUpTests(RawHostTestCase):
             await self.hci.ok(opcode, body)
             launched += opcode == broadcom.LAUNCH_RAM
         self.assertEqual(launched, 1)
+        reported = [e for e in self.sim.events if e.get('event') == 'patch_ram_launched']
+        self.assertEqual([(e['chip'], e['baud_rate']) for e in reported], [('BCM43430A1', 2000000)])
         chip = self.sim.controller.broadcom
         self.assertEqual((chip.launched, chip.baud_rate, chip.minidriver), (1, 2000000, False))
         self.assertGreater(chip.patch_records, 10)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import struct
+from typing import Callable
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ class BroadcomChip:
     patch_records: int = 0
     launched: int = 0
     baud_rate: int | None = None
+    # Told of every Launch RAM (the simulator reports it as an event).
+    on_launch: Callable[['BroadcomChip'], None] | None = None
 
     @property
     def subversion(self) -> int:
@@ -104,5 +107,7 @@ class BroadcomChip:
             self.launched += 1
             logger.info('[%s] patch RAM launched: %d records, %d bytes', self.name, self.patch_records,
                         self.patch_bytes)
+            if self.on_launch is not None:
+                self.on_launch(self)
             return bytes([0])
         return bytes([0])  # Write UART Clock Setting, Write Sleep Mode
