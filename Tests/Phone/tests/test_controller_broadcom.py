@@ -18,6 +18,7 @@ COMMAND_DISALLOWED = 0x0C
 RESET = 0x0C03
 READ_LOCAL_NAME = 0x0C14
 READ_LOCAL_VERSION = 0x1001
+READ_LOCAL_EXTENDED_FEATURES = 0x1004
 READ_BD_ADDR = 0x1009
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -63,6 +64,9 @@ class BroadcomBringUpTests(RawHostTestCase):
         self.assertEqual(len(features) - 6, 9, 'btbcm wants 9 bytes of Read Controller Features')
         name = await self.hci.command(READ_LOCAL_NAME)
         self.assertEqual(len(name) - 6, 249)
+        # The kernel's own initialisation reads page 1 of the extended features.
+        extended = await self.hci.ok(READ_LOCAL_EXTENDED_FEATURES, bytes([1]))
+        self.assertEqual(extended[0], 1)
         # hci_bcm raises the UART to the device tree's max-speed (2 Mbaud on the Pi).
         await self.hci.ok(broadcom.UPDATE_UART_BAUD_RATE, struct.pack('<HI', 0, 2000000))
         # Write RAM before Download Minidriver is refused, as on the chip.
