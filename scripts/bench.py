@@ -449,7 +449,20 @@ def markdown(r, short):
     lines += ["", "## Where the head unit's time goes in the side by side", ""] + [f"- {p}" for p in PROFILE]
     if r.get("notes"):
         lines += ["", "## Optimizations", ""] + [f"- {n}" for n in r["notes"]]
+    lines += carried_sections()
     return "\n".join(lines) + "\n"
+
+
+def carried_sections():
+    """The sections of BENCHMARKS.md another command writes, kept as they are:
+    the boot timeline (image/boot-test and image/boot-timeline; docs/IMAGE.md)."""
+    try:
+        with open(os.path.join(ROOT, "BENCHMARKS.md")) as f:
+            text = f.read()
+    except OSError:
+        return []
+    m = re.search(r"^## Boot timeline\n.*?(?=^## |\Z)", text, re.M | re.S)
+    return ["", m.group(0).rstrip("\n")] if m else []
 
 
 def ratio_bound(r):

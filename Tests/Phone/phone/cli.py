@@ -17,7 +17,7 @@ import threading
 from .control import ControlProtocol
 from .controller import advertising_sets
 from .scenarios import demo
-from .controller import ControllerVariant
+from .controller import ControllerVariant, broadcom
 from .simulator import DEFAULT_HEAD_UNIT_ADDRESS, Simulator
 
 
@@ -38,6 +38,9 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     variant.add_argument('--accept-list-size', type=int, default=8, metavar='N', help='filter accept list entries (default 8)')
     variant.add_argument('--resolving-list-size', type=int, default=8, metavar='N', help='resolving list entries with --ll-privacy (default 8)')
     variant.add_argument('--extended-scanning', action='store_true', help='LE Set Extended Scan Parameters / Enable and LE Extended Create Connection on LE 1M (extended reports)')
+    variant.add_argument('--broadcom', choices=sorted(broadcom.CHIPS), metavar='CHIP',
+                         help='a Raspberry Pi\'s onboard chip (BCM43430A1, BCM43430B0, BCM4345C0, BCM4345C5): answers '
+                              'the kernel\'s btbcm bring-up (vendor commands, patch RAM) with its LMP subversion')
     variant.add_argument('--no-mixing', action='store_true', help='refuse legacy and extended advertising/scanning/initiating commands mixed with Command Disallowed until HCI_Reset (Core Vol 4 Part E 3.1.1)')
     parser.add_argument('--demo', action='store_true', help='play the demo scenarios on every --phone once a head unit subscribes to ANCS')
     parser.add_argument('--demo-interval', type=float, default=2.0, metavar='S', help='seconds between demo steps (default 2)')
@@ -61,6 +64,7 @@ def controller_variant(arguments: argparse.Namespace) -> ControllerVariant:
         resolving_list_size=arguments.resolving_list_size,
         extended_scanning=arguments.extended_scanning,
         no_mixing=arguments.no_mixing,
+        broadcom=arguments.broadcom,
     )
 
 

@@ -120,6 +120,11 @@ class Simulator:
             advertising_sets=self.advertising_sets,
             variant=self.controller_variant,
         )
+        if self.controller.broadcom is not None:
+            # The kernel's btbcm has loaded the patch RAM (image/boot-test --board rpi3).
+            self.controller.broadcom.on_launch = lambda chip: self.emit(
+                {'event': 'patch_ram_launched', 'chip': chip.name, 'records': chip.patch_records,
+                 'bytes': chip.patch_bytes, 'baud_rate': chip.baud_rate})
         self.host_interface = HostInterface(
             self.controller,
             acl_size=self.acl_size,

@@ -15,6 +15,8 @@ import dataclasses
 
 from bumble import hci
 
+from . import broadcom
+
 SUPPORTED_COMMANDS: frozenset[int] = frozenset(
     {
         # Link control
@@ -158,9 +160,17 @@ class ControllerVariant:
     # Refuse legacy and extended advertising, scanning and initiating commands
     # mixed (3.1.1) with Command Disallowed until HCI_Reset, as real chips do.
     no_mixing: bool = False
+    # A Raspberry Pi's onboard Broadcom chip (broadcom.CHIPS: 'BCM43430A1',
+    # ...): its vendor bring-up commands and LMP subversion, Read Local Name,
+    # which btbcm reads, and Read Local Extended Features, which the
+    # kernel's own initialisation reads from a chip with extended features.
+    broadcom: str | None = None
 
     def commands(self, base: frozenset[int] = SUPPORTED_COMMANDS) -> frozenset[int]:
         commands = set(base)
+        if self.broadcom is not None:
+            commands |= broadcom.COMMANDS | {hci.HCI_READ_LOCAL_NAME_COMMAND,
+                                             hci.HCI_READ_LOCAL_EXTENDED_FEATURES_COMMAND}
         if not self.key_size_command:
             commands.discard(hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND)
         if self.ll_privacy:

@@ -19,6 +19,7 @@ from bumble import crypto, hci, ll
 from bumble.core import PhysicalTransport
 
 from . import advertising_sets as advertising_sets_module
+from . import broadcom
 from . import capabilities
 from .link import SimulatedLink
 
@@ -172,6 +173,12 @@ class CorrectedController(bumble_controller.Controller):
         self.acl_data_packet_length = acl_size
         self.total_num_acl_data_packets = acl_buffers
         self.manufacturer_company_identifier = manufacturer
+        # A Pi's Broadcom chip answers the kernel's btbcm bring-up (broadcom.py).
+        self.broadcom = broadcom.BroadcomChip(variant.broadcom) if variant.broadcom else None
+        if self.broadcom is not None:
+            self.manufacturer_company_identifier = broadcom.MANUFACTURER_BROADCOM
+            self.lmp_subversion = self.broadcom.subversion
+            self.hci_revision = self.broadcom.hci_revision
         self.hci_version = hci.HCI_VERSION_BLUETOOTH_CORE_5_0
         self.lmp_version = hci.HCI_VERSION_BLUETOOTH_CORE_5_0
         self.supported_max_tx_octets = capabilities.MAX_DATA_OCTETS
@@ -234,6 +241,10 @@ class CorrectedController(bumble_controller.Controller):
             logger.info('[%s] %s refused: %s commands were used since HCI_Reset', self.name, command.name,
                         self.advertising_group)
             self._answer_status(opcode, COMMAND_DISALLOWED)
+            return
+        if self.broadcom is not None and opcode in broadcom.COMMANDS:
+            self._command_complete(opcode, self.broadcom.answer(opcode, bytes(command.parameters)))
+            self.hci_revision = self.broadcom.hci_revision
             return
         try:
             raw_handler = self._raw_handlers.get(opcode)

@@ -1,12 +1,15 @@
-"""The Raspberry Pi 4 image as a user flashes it: partition table, boot
-partition (firmware, config.txt, cmdline.txt, kernel, device trees,
-initramfs) and the read-only root.
+"""The Raspberry Pi image as a user flashes it, one for every 64-bit Pi
+with Bluetooth (3A+, 3B, 3B+, Zero 2 W, 4B, 400, CM4): partition table,
+boot partition (both boot firmwares, config.txt with a section per model,
+cmdline.txt, kernel, device trees, the DSI display's overlay, initramfs)
+and the read-only root.
 
-    image/build --board rpi4
-    python3 -m unittest discover -s Tests/Image -p 'test_rpi4_image.py' -v
+    image/build --board rpi
+    python3 -m unittest discover -s Tests/Image -p 'test_rpi_image.py' -v
 
-Reads out/image/headunit-rpi4.img.xz (or $HEADUNIT_IMAGE_DIR). Needs mtools
-and squashfs-tools (scripts/setup --image).
+Reads out/image/headunit-rpi.img.xz (or $HEADUNIT_IMAGE_DIR). Needs mtools
+and squashfs-tools, and fdtoverlay for the overlay check (scripts/setup
+--image).
 """
 import gzip
 import hashlib
@@ -18,9 +21,11 @@ import subprocess
 import tempfile
 import unittest
 
+TOP_BOARD = "rpi"
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGE_DIR = os.environ.get("HEADUNIT_IMAGE_DIR", os.path.join(TOP, "out", "image"))
-IMAGE_XZ = os.path.join(IMAGE_DIR, "headunit-rpi4.img.xz")
+IMAGE_XZ = os.path.join(IMAGE_DIR, "headunit-rpi.img.xz")
 SECTOR = 512
 DISK_ID = 0x68656164
 
@@ -36,13 +41,26 @@ def partitions(mbr):
     return entries
 
 
-class RaspberryPi4Image(unittest.TestCase):
+# Each model: its mainline device tree, the compatible string the board
+# configuration matches, the patch RAM its chip needs (btbcm's name for it).
+MODELS = {
+    "3A+": ("bcm2837-rpi-3-a-plus.dtb", "raspberrypi,3-model-a-plus", "BCM4345C0"),
+    "3B": ("bcm2837-rpi-3-b.dtb", "raspberrypi,3-model-b", "BCM43430A1"),
+    "3B+": ("bcm2837-rpi-3-b-plus.dtb", "raspberrypi,3-model-b-plus", "BCM4345C0"),
+    "Zero 2 W": ("bcm2837-rpi-zero-2-w.dtb", "raspberrypi,model-zero-2-w", "BCM43430B0"),
+    "4B": ("bcm2711-rpi-4-b.dtb", "raspberrypi,4-model-b", "BCM4345C0"),
+    "400": ("bcm2711-rpi-400.dtb", "raspberrypi,400", "BCM4345C5"),
+    "CM4": ("bcm2711-rpi-cm4-io.dtb", "raspberrypi,4-compute-module", "BCM4345C0"),
+}
+
+
+class RaspberryPiImage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.path.exists(IMAGE_XZ):
-            raise AssertionError(f"{IMAGE_XZ} missing: run image/build --board rpi4")
-        cls.tmp = tempfile.mkdtemp(prefix="headunit-rpi4-")
-        cls.image = os.path.join(cls.tmp, "headunit-rpi4.img")
+            raise AssertionError(f"{IMAGE_XZ} missing: run image/build --board rpi")
+        cls.tmp = tempfile.mkdtemp(prefix="headunit-rpi-")
+        cls.image = os.path.join(cls.tmp, "headunit-rpi.img")
         with lzma.open(IMAGE_XZ) as src, open(cls.image, "wb") as dst:
             shutil.copyfileobj(src, dst, 1 << 20)
         with open(cls.image, "rb") as f:
@@ -83,7 +101,7 @@ class RaspberryPi4Image(unittest.TestCase):
     def test_checksum_file_matches(self):
         with open(IMAGE_XZ + ".sha256") as f:
             expected, name = f.read().split()
-        self.assertEqual(name, "headunit-rpi4.img.xz")
+        self.assertEqual(name, "headunit-rpi.img.xz")
         h = hashlib.sha256()
         with open(IMAGE_XZ, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
@@ -116,13 +134,17 @@ class RaspberryPi4Image(unittest.TestCase):
                                  check=True, capture_output=True).stdout.decode()
         files = {line.strip() for line in listing.split("\n")}
         for path in ("/sbin/init", "/bin/busybox", "/usr/bin/headunit", "/etc/inittab",
-                     "/etc/init.d/rcS", "/usr/libexec/headunit/supervise", "/etc/headunit/boards/rpi4.conf",
+                     "/etc/init.d/rcS", "/usr/libexec/headunit/supervise", "/etc/headunit/boards/rpi.conf",
                      "/lib/ld-linux-aarch64.so.1", "/usr/sbin/mke2fs", "/lib/firmware/brcm/BCM4345C0.hcd",
+                     "/lib/firmware/brcm/BCM4345C5.hcd", "/lib/firmware/brcm/BCM43430A1.hcd",
+                     "/lib/firmware/brcm/BCM43430B0.hcd",
                      "/usr/share/headunit/fonts/DejaVuSans.ttf", "/etc/headunit.conf", "/usr/share/headunit/fonts/DejaVuSans-Bold.ttf"):
             self.assertIn(path, files)
         modules = {os.path.basename(p) for p in files if p.endswith(".ko")}
         for module in ("hci_uart.ko", "btbcm.ko", "bluetooth.ko", "vc4.ko", "snd-soc-hdmi-codec.ko",
-                       "bcm2835_wdt.ko", "ext4.ko", "iproc-rng200.ko"):
+                       "bcm2835_wdt.ko", "ext4.ko", "iproc-rng200.ko", "bcm2835-rng.ko", "bcm2835.ko",
+                       "i2c-bcm2835.ko", "panel-raspberrypi-touchscreen.ko", "edt-ft5x06.ko", "dwc2.ko",
+                       "xhci-pci.ko", "usbhid.ko", "hid-multitouch.ko", "hid-generic.ko"):
             self.assertIn(module, modules)
         self.assertNotIn("v3d.ko", modules, "v3d would take /dev/dri/card0 from the display")
 
@@ -132,8 +154,10 @@ class RaspberryPi4Image(unittest.TestCase):
         self.assertNotEqual(self.read(first + 1080, 2), b"\x53\xef")
 
     # --- boot partition -------------------------------------------------------
-    def test_pi4_boot_firmware_present(self):
-        for name in ("start4.elf", "fixup4.dat"):
+    def test_boot_firmware_of_both_families_present(self):
+        # bootcode.bin, start.elf, fixup.dat: Pi 3 family and Zero 2 W;
+        # start4.elf, fixup4.dat: Pi 4 family (its boot ROM is in EEPROM).
+        for name in ("bootcode.bin", "start.elf", "fixup.dat", "start4.elf", "fixup4.dat"):
             self.assertIn(name, self.boot_files)
             self.assertGreater(len(self.boot_file(name)), 0)
 
@@ -142,22 +166,71 @@ class RaspberryPi4Image(unittest.TestCase):
         text = self.boot_file("headunit.conf").decode()
         self.assertIn("[bluetooth]", text)
 
-    def test_device_trees_for_pi4_pi400_cm4(self):
-        for name in ("bcm2711-rpi-4-b.dtb", "bcm2711-rpi-400.dtb", "bcm2711-rpi-cm4-io.dtb"):
-            self.assertIn(name, self.boot_files)
-            self.assertEqual(self.boot_file(name)[:4], b"\xd0\x0d\xfe\xed", f"{name} is not a device tree")
-        dtb = self.boot_file("bcm2711-rpi-4-b.dtb")
-        # The onboard Bluetooth chip under the PL011 (serdev hci_bcm) and the
-        # KMS display pipeline, both described by the mainline tree.
-        self.assertIn(b"brcm,bcm43438-bt", dtb)
-        self.assertIn(b"brcm,bcm2711-vc5", dtb)
-        self.assertIn(b"raspberrypi,4-model-b", dtb)
+    def test_device_trees_for_every_model(self):
+        board = self.board_conf()
+        for model, (name, compatible, _) in MODELS.items():
+            self.assertIn(name, self.boot_files, model)
+            dtb = self.boot_file(name)
+            self.assertEqual(dtb[:4], b"\xd0\x0d\xfe\xed", f"{name} is not a device tree")
+            # The onboard Bluetooth chip under the PL011 (serdev hci_bcm), and
+            # the model the board configuration picks by its compatible string.
+            self.assertIn(b"brcm,bcm43438-bt", dtb, model)
+            self.assertIn(compatible.encode(), dtb, model)
+            self.assertIn(compatible, board["BOARD_COMPATIBLE"].split(), model)
+        # The KMS display pipelines (vc4 on the HVS) of both SoCs.
+        self.assertIn(b"brcm,bcm2711-vc5", self.boot_file("bcm2711-rpi-4-b.dtb"))
+        self.assertIn(b"brcm,bcm2835-vc4", self.boot_file("bcm2837-rpi-3-b.dtb"))
 
-    def config(self):
+    def board_conf(self):
+        settings = {}
+        with open(os.path.join(TOP, "board", TOP_BOARD, "board.conf")) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#") and "=" in line:
+                    key, value = line.split("=", 1)
+                    settings[key] = value.strip('"')
+        return settings
+
+    def test_patch_ram_for_every_chip(self):
+        first, count = self.parts[1][2], self.parts[1][3]
+        listing = subprocess.run(["unsquashfs", "-o", str(first * SECTOR), "-l", "-d", "", self.image],
+                                 check=True, capture_output=True).stdout.decode()
+        for model, (_, _, chip) in MODELS.items():
+            self.assertIn(f"/lib/firmware/brcm/{chip}.hcd", listing, model)
+
+    def test_dsi_display_overlay(self):
+        """The official 7-inch display's overlay, where the boot firmware's
+        display_auto_detect looks for it, applies to both SoCs' trees."""
+        name = "overlays/vc4-kms-dsi-7inch.dtbo"
+        out = os.path.join(self.tmp, "dsi.dtbo")
+        self.mtools("mcopy", "-n", f"::{name}", out)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(4), b"\xd0\x0d\xfe\xed")
+        settings, _ = self.config()
+        self.assertEqual(settings.get("display_auto_detect"), "1")
+        if shutil.which("fdtoverlay") is None:
+            self.skipTest("fdtoverlay missing (device-tree-compiler: scripts/setup --image)")
+        for base in ("bcm2837-rpi-3-b.dtb", "bcm2711-rpi-4-b.dtb"):
+            self.boot_file(base)
+            merged = os.path.join(self.tmp, "merged-" + base)
+            subprocess.run(["fdtoverlay", "-i", os.path.join(self.tmp, "boot-" + base), "-o", merged, out], check=True)
+            with open(merged, "rb") as f:
+                tree = f.read()
+            self.assertIn(b"raspberrypi,7inch-touchscreen-panel", tree, base)
+            self.assertIn(b"edt,edt-ft5406", tree, base)
+
+    def config(self, section="all"):
+        """The settings in force in `section` ([all] and that model filter)."""
         settings, directives = {}, []
+        current = "all"
         for line in self.boot_file("config.txt").decode().split("\n"):
             line = line.split("#", 1)[0].strip()
             if not line:
+                continue
+            if line.startswith("["):
+                current = line.strip("[]")
+                continue
+            if current not in ("all", section):
                 continue
             if "=" in line:
                 key, value = line.split("=", 1)
@@ -171,8 +244,12 @@ class RaspberryPi4Image(unittest.TestCase):
         self.assertEqual(settings.get("arm_64bit"), "1")
         self.assertEqual(settings.get("enable_uart"), "1", "console on the mini UART needs enable_uart=1")
         self.assertEqual(settings.get("upstream_kernel"), "1")
-        # The mini UART's baud rate follows the core clock: pinned.
-        self.assertEqual(settings.get("core_freq"), settings.get("core_freq_min"))
+        # The mini UART's baud rate follows the core clock: pinned per SoC.
+        for section, clock in (("pi3", "250"), ("pi02", "250"), ("pi4", "500")):
+            model = self.config(section)[0]
+            self.assertEqual((model.get("core_freq"), model.get("core_freq_min")), (clock, clock), section)
+        self.assertEqual(self.config("pi02")[0].get("device_tree"), "bcm2837-rpi-zero-2-w.dtb")
+        self.assertEqual(self.config("cm4")[0].get("device_tree"), "bcm2711-rpi-cm4-io.dtb")
         # Bluetooth stays on the PL011 (the Pi 4 default): no overlay moves it.
         for key, value in settings.items():
             if key == "dtoverlay":
@@ -205,7 +282,8 @@ class RaspberryPi4Image(unittest.TestCase):
         self.assertIn("init", names)
         self.assertIn("dev/console", names)
         modules = {os.path.basename(n) for n in names if n.endswith(".ko")}
-        self.assertTrue({"sdhci-iproc.ko", "squashfs.ko"} <= modules, modules)
+        # The SD card: sdhost on the Pi 3 family, emmc2 on the Pi 4 family.
+        self.assertTrue({"sdhci-iproc.ko", "bcm2835.ko", "squashfs.ko"} <= modules, modules)
 
     def test_cmdline_txt(self):
         text = self.boot_file("cmdline.txt").decode()
@@ -213,7 +291,9 @@ class RaspberryPi4Image(unittest.TestCase):
         words = text.split()
         self.assertIn("console=ttyS1,115200", words, "console on the mini UART (mainline ttyS1)")
         self.assertIn(f"root=PARTUUID={DISK_ID:08x}-02", words)
-        self.assertIn("headunit.board=rpi4", words)
+        # The board is found by the device tree's compatible string: one
+        # command line for every model.
+        self.assertFalse([w for w in words if w.startswith("headunit.board=")])
         self.assertFalse([w for w in words if w.startswith("headunit.debugshell")],
                          "a shipped image must not open a root shell")
 
