@@ -56,10 +56,11 @@ let package = Package(
         .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
-        // Linux platform layer: the poll(2) loop, the clock, files, btsnoop.
-        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux"]),
+        // Linux platform layer: the poll(2) loop, the clock, files.
+        .target(name: "Platform", dependencies: ["BluetoothCore", "CLinux"]),
         // Linux drivers on that loop: the HCI driver and its transports (user
-        // channel, hci_uart, TCP), evdev input devices, the serial console, the watchdog.
+        // channel, hci_uart, TCP) and its btsnoop trace, evdev input devices,
+        // the serial console, the watchdog.
         .target(name: "Drivers", dependencies: ["BluetoothCore", "HCI", "Input", "Platform", "CLinux", "CBlueZ"]),
         // evdev input (sans-I/O): touch taps, media keys, the confirm key.
         .target(name: "Input", dependencies: ["BluetoothCore"]),
