@@ -3,9 +3,9 @@ import HCI
 import HeadUnitCore
 import NavigationNotifier
 import ScriptedPeers
-import Screens
 @testable import ScriptedPairing
 @testable import SMP
+import ScreenValues
 
 let clientName = "HU-3F9A21"
 /// The head unit's own IRK, given to the phone in key distribution.
