@@ -26,8 +26,10 @@ let package = Package(
         .executable(name: "headunit", targets: ["headunit"]),
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
+        // Not the I/O shell (App, Drivers, Platform, Display): what a fuzzer
+        // feeds bytes to has no file, socket or clock of its own.
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore", "App",
+                                                   "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore",
                                                    "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
     ],
     targets: cModules + [
