@@ -26,8 +26,10 @@ let package = Package(
         .executable(name: "headunit", targets: ["headunit"]),
         // The parsers and state machines, for the fuzz targets in Fuzz/ (a
         // separate package that depends on this one by path).
+        // Not the I/O shell (App, Drivers, Platform, Display): what a fuzzer
+        // feeds bytes to has no file, socket or clock of its own.
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
-                                                   "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore", "App",
+                                                   "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore",
                                                    "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
     ],
     targets: cModules + [
@@ -47,47 +49,56 @@ let package = Package(
         // messages, keys and deliveries, sans-I/O (docs/NOTIFBRIDGE.md).
         .target(name: "NotifBridge", dependencies: ["BluetoothCore", "JSON", "ATT", "GATT", "HPKE"]),
         // What the head unit shows: the Maps/Music filter and the notification model (docs/PROTOCOL.md §4).
-        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "AMS", "Guidance"]),
+        .target(name: "Notifications", dependencies: ["BluetoothCore", "ANCS", "Guidance"]),
         // What a navigation instruction says, in the phone's language: maneuver, roundabout exit, distance (sans-I/O).
         .target(name: "Guidance"),
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
         .target(name: "HPKE", dependencies: ["CCrypto"]),
         // The NavigationNotifier service: the pairing routine and its name exchange (docs/PROTOCOL.md §1).
-        .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP"]),
+        .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP", "ScreenValues"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
         .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
-        // Linux platform layer: the poll(2) loop, the clock, files, btsnoop.
-        .target(name: "Platform", dependencies: ["BluetoothCore", "HCI", "CLinux"]),
+        // Linux platform layer: the poll(2) loop, the clock, files.
+        .target(name: "Platform", dependencies: ["BluetoothCore", "CLinux"]),
         // Linux drivers on that loop: the HCI driver and its transports (user
-        // channel, hci_uart, TCP), evdev input devices, the serial console, the watchdog.
+        // channel, hci_uart, TCP) and its btsnoop trace, evdev input devices,
+        // the serial console, the watchdog.
         .target(name: "Drivers", dependencies: ["BluetoothCore", "HCI", "Input", "Platform", "CLinux", "CBlueZ"]),
         // evdev input (sans-I/O): touch taps, media keys, the confirm key.
         .target(name: "Input", dependencies: ["BluetoothCore"]),
         // The diagnostics console's command language (sans-I/O).
         .target(name: "Console", dependencies: ["BluetoothCore", "ANCS", "AMS"]),
-        // The configuration file (sans-I/O): parsed into the layers' settings.
-        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "SMP", "HCI", "Graphics", "Input", "Screens"]),
+        // The configuration file (sans-I/O): parsed into the layers' settings
+        // values (no renderer, no cryptography underneath).
+        .target(name: "Config", dependencies: ["BluetoothCore", "ANCS", "Notifications", "HCI", "Input", "ScreenValues",
+                                               "DisplaySettings"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "Screens", "Console", "Input", "NotifBridge"]),
+                                               "Notifications", "ScreenValues", "Console", "Input", "NotifBridge"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
-                                      "Graphics", "Screens", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
-                                      "NotifBridge"]),
+                                      "Graphics", "Screens", "ScreenValues", "DisplaySettings", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
+                                      "NotifBridge", "CLinux"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
-        .executableTarget(name: "headunit", dependencies: ["App"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+        .executableTarget(name: "headunit", dependencies: ["App", "Platform"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
 
+        // What the core and the screen share, as plain values: the screen
+        // model, the pairing state, the screen's language and its words.
+        .target(name: "ScreenValues", dependencies: ["Guidance"]),
+        // Where frames go and how the panel is mounted, as the configuration
+        // and the command line give them (plain values; Display opens them).
+        .target(name: "DisplaySettings"),
         // Software renderer and text: FriBidi orders, HarfBuzz shapes, FreeType
         // rasterises (sans-I/O: draws into memory).
-        .target(name: "Graphics", dependencies: ["BluetoothCore", "CFreeType", "CHarfBuzz", "CFriBidi", "CThai"],
+        .target(name: "Graphics", dependencies: ["BluetoothCore", "DisplaySettings", "CFreeType", "CHarfBuzz", "CFriBidi", "CThai"],
                 linkerSettings: [.linkedLibrary("m")]),
         // The head-unit screens, drawn from a plain ScreenModel value.
-        .target(name: "Screens", dependencies: ["Graphics", "NavigationNotifier", "Guidance"]),
+        .target(name: "Screens", dependencies: ["Graphics", "ScreenValues", "Guidance"]),
         // Linux display outputs: DRM/KMS, fbdev, PNG files.
-        .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "CLinux", "CDRM", "CPNG"]),
+        .target(name: "Display", dependencies: ["BluetoothCore", "Graphics", "DisplaySettings", "CLinux", "CDRM", "CPNG"]),
         // Rendering benchmark (not part of the firmware).
-        .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens"],
+        .executableTarget(name: "render-bench", dependencies: ["Graphics", "Screens", "ScreenValues"],
                           path: "Benchmarks/RenderBench", exclude: ["callgrind.sh"]),
         // Receive-path benchmark: H4 bytes into the head-unit core, to the notification model (not part of the firmware).
         .executableTarget(name: "pipeline-bench", dependencies: ["BluetoothCore", "HeadUnitCore", "SMP", "ScriptedPeers"],
@@ -109,35 +120,36 @@ let package = Package(
         .target(name: "ScriptedPairing", dependencies: ["BluetoothCore", "SMP"], path: "Tests/Support/ScriptedPairing"),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
-        .testTarget(name: "HCITests", dependencies: ["HCI", "ScriptedPeers"]),
-        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
-        .testTarget(name: "ATTTests", dependencies: ["ATT"]),
-        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "CCrypto"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore", "ScriptedPeers"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP", "BluetoothCore"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT", "BluetoothCore"]),
+        .testTarget(name: "GATTTests", dependencies: ["GATT", "ATT", "BluetoothCore", "CCrypto"]),
         .testTarget(name: "SMPTests", dependencies: ["SMP", "BluetoothCore", "ScriptedPairing"]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Platform", "HCI", "Input"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "BluetoothCore", "CLinux"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Platform", "HCI", "Input", "BluetoothCore", "CLinux"]),
         .testTarget(name: "NavigationNotifierTests", dependencies: ["NavigationNotifier", "SMP", "BluetoothCore"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE"], exclude: ["Vectors"]),
-        .testTarget(name: "ANCSTests", dependencies: ["ANCS"]),
-        .testTarget(name: "AMSTests", dependencies: ["AMS"]),
+        .testTarget(name: "ANCSTests", dependencies: ["ANCS", "BluetoothCore"]),
+        .testTarget(name: "AMSTests", dependencies: ["AMS", "BluetoothCore"]),
         .testTarget(name: "GuidanceTests", dependencies: ["Guidance"]),
-        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "AMS", "HeadUnitCore", "ScriptedPeers", "SMP"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "BluetoothCore", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP",
                                                   "Config", "Console", "Drivers", "Graphics", "HCI", "NavigationNotifier",
-                                                  "Platform", "Screens", "ScriptedPeers", "ScriptedPairing"]),
+                                                  "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
-                                                         "AMS", "Notifications", "Screens", "Console", "Input", "ScriptedPeers", "ScriptedPairing",
+                                                         "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
                                                          "NotifBridge", "HPKE", "JSON", "GATT"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "App", "SMP", "Platform", "Display", "CLinux"]),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "Display"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Graphics", "Display", "Guidance"], exclude: ["Golden"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "ANCS", "App", "SMP", "Platform", "Display", "CLinux"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "DisplaySettings"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreenValues", "Graphics", "DisplaySettings", "Display", "Guidance"],
+                    exclude: ["Golden"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Graphics", "DisplaySettings", "BluetoothCore"]),
         .testTarget(name: "InputTests", dependencies: ["Input"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "ANCS", "AMS", "BluetoothCore"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "Input", "Notifications", "ANCS", "SMP", "HCI", "Graphics", "BluetoothCore",
-                                               "Screens"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "App", "Input", "Notifications", "ANCS", "HCI", "Graphics", "DisplaySettings",
+                                               "ScreenValues", "BluetoothCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

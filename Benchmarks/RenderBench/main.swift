@@ -7,6 +7,7 @@
 import Glibc
 import Graphics
 import Screens
+import ScreenValues
 
 let root: String = {
     var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).map(String.init)

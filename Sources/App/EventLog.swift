@@ -1,6 +1,7 @@
 import BluetoothCore
 import NavigationNotifier
 import Platform
+import ScreenValues
 
 /// The `--events` automation log: one JSON object per line,
 /// `{"t_ms": N, "event": NAME, ...}`, `t_ms` counted from start-up.

@@ -3,6 +3,7 @@ import CLinux
 import HeadUnitCore
 import Platform
 import Screens
+import ScreenValues
 
 /// What the driver sees: the core's screen model drawn, and redrawn when
 /// time alone changes it (the clock, the progress bar).

@@ -2,6 +2,7 @@ import BluetoothCore
 import Config
 import Console
 import Display
+import DisplaySettings
 import Drivers
 import Graphics
 import HCI

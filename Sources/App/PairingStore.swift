@@ -1,4 +1,5 @@
 import BluetoothCore
+import NavigationNotifier
 import Platform
 
 /// The pairing routine's persistent facts under `--state DIR`: our CLIENT
@@ -13,7 +14,7 @@ struct PairingStore {
     /// Our CLIENT NAME, e.g. `HU-3F9A21`, made from kernel randomness the
     /// first time and read back ever after.
     func clientName() -> String {
-        if let bytes = files.read(PairingStore.clientNameFile), let name = PairingStore.parseName(bytes) {
+        if let bytes = files.read(PairingStore.clientNameFile), let name = PairedClientName.parse(line: bytes) {
             return name
         }
         let name = "HU-" + hexString(SystemRandom.bytes(3)).uppercased()
@@ -28,7 +29,7 @@ struct PairingStore {
 
     func rememberedServer() -> String? {
         guard let bytes = files.read(PairingStore.serverFile) else { return nil }
-        guard let name = PairingStore.parseName(bytes) else {
+        guard let name = PairedClientName.parse(line: bytes) else {
             Log.warning("state", "\(files.path(PairingStore.serverFile)) is damaged; no server remembered")
             return nil
         }
@@ -45,15 +46,5 @@ struct PairingStore {
         do { try files.remove(PairingStore.serverFile) } catch {
             Log.error("state", "cannot forget the server: \(error)")
         }
-    }
-
-    /// One line of 1..32 bytes of UTF-8, without control characters.
-    static func parseName(_ bytes: [UInt8]) -> String? {
-        var line = bytes
-        if line.last == 0x0A { line.removeLast() }
-        guard line.count >= 1, line.count <= 32, !line.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
-        let text = String(decoding: line, as: UTF8.self)
-        guard Array(text.utf8) == line else { return nil } // invalid UTF-8
-        return text
     }
 }

@@ -1,6 +1,7 @@
 import BluetoothCore
 import CLinux
 import Config
+import DisplaySettings
 import Drivers
 import Graphics
 import HCI

@@ -1,9 +1,11 @@
 import BluetoothCore
 import CLinux
 import Display
+import DisplaySettings
 import Graphics
 import Platform
 import Screens
+import ScreenValues
 
 /// The head unit's display: renders a `ScreenModel` whenever it differs from
 /// what is on the glass, presents only the damage, reports each frame in

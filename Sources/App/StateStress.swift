@@ -2,6 +2,7 @@ import ANCS
 import BluetoothCore
 import CLinux
 import HPKE
+import NavigationNotifier
 import NotifBridge
 import Platform
 import SMP
@@ -115,7 +116,7 @@ enum StateStress {
             out["irk"] = .some(key.flatMap { roundOf(key: $0.bytes) })
         }
         if names.contains(PairingStore.clientNameFile) {
-            let name = files.read(PairingStore.clientNameFile).flatMap { PairingStore.parseName($0) }
+            let name = files.read(PairingStore.clientNameFile).flatMap { PairedClientName.parse(line: $0) }
             out["client"] = .some(name.flatMap { number(after: "HU-", in: $0) })
         }
         if names.contains(HeadUnit.notifBridgeKeyFile) {

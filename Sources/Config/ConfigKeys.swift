@@ -1,10 +1,9 @@
 import ANCS
 import BluetoothCore
-import Graphics
+import DisplaySettings
 import HCI
 import Input
-import Screens
-import SMP
+import ScreenValues
 
 /// One key of the file: where it lives, how its text becomes part of the
 /// configuration, and how it is printed back. Parsing returns nil on

@@ -1,11 +1,10 @@
 import ANCS
 import BluetoothCore
-import Graphics
+import DisplaySettings
 import HCI
 import Input
 import Notifications
-import Screens
-import SMP
+import ScreenValues
 
 /// Everything `/etc/headunit.conf` can set, with the default of every key.
 /// A plain value: `ConfigParser` fills it from the file's bytes, `render()`
@@ -84,9 +83,9 @@ public struct HeadUnitConfiguration: Equatable {
     public static let defaultPath = "/etc/headunit.conf"
 
     // MARK: - What each layer takes
-
-    /// The pairing policy: the secure defaults with the configured IO capability.
-    public var pairing: PairingConfiguration { PairingConfiguration(ioCapability: ioCapability) }
+    // (The pairing policy and the display options are the shell's to make,
+    // App's HeadUnitConfiguration+Layers.swift: their types belong to SMP and
+    // to the renderer, which the configuration does not link.)
 
     /// The ANCS client's limits: the text caps and the probe interval on
     /// top of `base` (whose timers tests may have shortened).
@@ -98,15 +97,6 @@ public struct HeadUnitConfiguration: Equatable {
         c.probeIntervalMilliseconds = probeIntervalSeconds * 1000
         c.notificationSourceSilenceLimitMilliseconds = notificationSilenceSeconds * 1000
         return c
-    }
-
-    /// Rotation, DRM connector and mode, and the size of png/none outputs.
-    public var displayOptions: DisplayOptions {
-        var options = DisplayOptions(rotation: rotation,
-                                     drm: DRMPreferences(connector: connector, width: mode?.width, height: mode?.height,
-                                                         refresh: mode?.refresh))
-        if let mode { options.virtualSize = Size(width: mode.width, height: mode.height) }
-        return options
     }
 
     /// The screen's language, clock and units.

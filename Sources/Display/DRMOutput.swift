@@ -1,6 +1,7 @@
 import BluetoothCore
 import CDRM
 import CLinux
+import DisplaySettings
 import Graphics
 
 /// DRM/KMS output: two dumb buffers, the CRTC set once, then page flips.

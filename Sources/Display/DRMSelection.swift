@@ -1,3 +1,4 @@
+import DisplaySettings
 import Graphics
 
 /// A display mode offered by a connector (the fields that matter for choosing).

@@ -1,4 +1,5 @@
 import BluetoothCore
+import DisplaySettings
 import Graphics
 
 /// The app's handle on the screen: opens the output named by the spec,

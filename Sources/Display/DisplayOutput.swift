@@ -1,3 +1,4 @@
+import DisplaySettings
 import Graphics
 
 /// A place frames go. Outputs copy the damaged parts of a logical canvas,

@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import DisplaySettings
 import Graphics
 
 /// The Linux framebuffer (`/dev/fbN`): mapped memory, written directly.

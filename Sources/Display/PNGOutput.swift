@@ -1,5 +1,6 @@
 import BluetoothCore
 import CLinux
+import DisplaySettings
 import Graphics
 
 /// Writes every presented frame to `DIR/frame-NNNNNN.png` and makes

@@ -1,3 +1,5 @@
+import DisplaySettings
+
 /// Settings that shape an output beyond its `--display` spec.
 public struct DisplayOptions {
     /// How the panel is mounted.

@@ -1,13 +1,7 @@
-/// How the panel is mounted: the logical (drawn) image is turned clockwise by
-/// this angle on the way to the physical framebuffer.
-public enum Rotation: Int {
-    case none = 0
-    case clockwise90 = 90
-    case upsideDown = 180
-    case clockwise270 = 270
+import DisplaySettings
 
-    public init?(degrees: Int) { self.init(rawValue: ((degrees % 360) + 360) % 360) }
-
+/// What a `Rotation` (a configuration value) does to sizes, rectangles and points.
+extension Rotation {
     var swapsAxes: Bool { self == .clockwise90 || self == .clockwise270 }
 
     /// Size of the logical canvas for a physical panel of `physical` size.

@@ -2,6 +2,7 @@ import AMS
 import Notifications
 import NavigationNotifier
 import SMP
+import ScreenValues
 
 /// Something for the event log (the `--events` automation contract, see
 /// the README). The shell writes them as JSON lines with their time.

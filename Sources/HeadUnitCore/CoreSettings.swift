@@ -1,7 +1,7 @@
 import ANCS
 import Notifications
 import SMP
-import Screens
+import ScreenValues
 
 /// The configuration values the core uses (the shell takes them from the
 /// configuration file): the pairing policy, the ANCS limits, the Maps/Music

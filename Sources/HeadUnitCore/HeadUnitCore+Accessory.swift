@@ -5,7 +5,7 @@ import HCI
 import L2CAP
 import NavigationNotifier
 import SMP
-import Screens
+import ScreenValues
 
 /// The peripheral role: the head unit advertises as an accessory that
 /// solicits ANCS and AMS, an iPhone connects from Settings → Bluetooth and

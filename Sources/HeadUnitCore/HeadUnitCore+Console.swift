@@ -6,7 +6,7 @@ import HCI
 import Notifications
 import NavigationNotifier
 import SMP
-import Screens
+import ScreenValues
 
 /// What the diagnostics shell's commands and the on-screen actions do to
 /// the phone links. Commands about the program's own I/O (trace,

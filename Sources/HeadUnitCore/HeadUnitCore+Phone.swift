@@ -4,7 +4,7 @@ import BluetoothCore
 import HCI
 import Input
 import Notifications
-import Screens
+import ScreenValues
 
 /// The phone's notifications and now-playing: ANCS and AMS on the encrypted
 /// link, the Maps/Music filter and model, and their events.

@@ -3,7 +3,7 @@ import ANCS
 import BluetoothCore
 import Notifications
 import NavigationNotifier
-import Screens
+import ScreenValues
 
 /// What the driver sees: the screen model composed from the pairing state,
 /// the passkey, the current Maps instruction and what is playing.

@@ -3,7 +3,7 @@ import HCI
 import GATT
 import L2CAP
 import SMP
-import Screens
+import ScreenValues
 
 /// Pairing and encryption on each accepted link: the security manager's
 /// outputs carried out, the controller's encryption events fed back.

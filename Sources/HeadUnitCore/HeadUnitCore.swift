@@ -8,8 +8,8 @@ import L2CAP
 import Notifications
 import NavigationNotifier
 import NotifBridge
-import Screens
 import SMP
+import ScreenValues
 
 /// The head unit without its I/O: the HCI host, L2CAP, one `PhoneLink` per
 /// connection (GATT bearer, security manager, the NavigationNotifier client,

@@ -1,4 +1,5 @@
 import BluetoothCore
+import ScreenValues
 import SMP
 
 /// How hard to scan. Discovery starts fast, then drops to a low duty cycle

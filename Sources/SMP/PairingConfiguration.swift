@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// The head unit's pairing policy. The defaults are the secure ones:
 /// LE Secure Connections only, full 16-octet keys, no debug keys, MITM
 /// protection required whenever the IO capability can provide it.

@@ -1,23 +1,6 @@
+import BluetoothCore
+
 /// The fields of a Pairing Request / Pairing Response (Vol 3 Part H 3.5.1-3.5.2).
-
-/// What the device can show and enter; selects the pairing method.
-public enum IOCapability: UInt8, CustomStringConvertible {
-    case displayOnly = 0x00
-    case displayYesNo = 0x01
-    case keyboardOnly = 0x02
-    case noInputNoOutput = 0x03
-    case keyboardDisplay = 0x04
-
-    public var description: String {
-        switch self {
-        case .displayOnly: return "DisplayOnly"
-        case .displayYesNo: return "DisplayYesNo"
-        case .keyboardOnly: return "KeyboardOnly"
-        case .noInputNoOutput: return "NoInputNoOutput"
-        case .keyboardDisplay: return "KeyboardDisplay"
-        }
-    }
-}
 
 /// The AuthReq octet. Kept as the raw octet so reserved bits a peer sets
 /// survive into c1/f6, which hash the PDU fields as sent.

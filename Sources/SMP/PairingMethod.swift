@@ -1,3 +1,5 @@
+import BluetoothCore
+
 /// How the two devices authenticate each other (Vol 3 Part H 2.3.5.1).
 public enum PairingMethod: Equatable, CustomStringConvertible {
     case justWorks

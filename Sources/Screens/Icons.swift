@@ -1,5 +1,6 @@
 import Graphics
 import Guidance
+import ScreenValues
 
 /// Icons drawn from vector shapes in a unit square (0...1, y down), scaled
 /// into a pixel rectangle when drawn. No bitmaps.

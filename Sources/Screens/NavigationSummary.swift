@@ -1,4 +1,5 @@
 import Guidance
+import ScreenValues
 
 /// What the navigation card shows, derived from the notification text:
 /// the maneuver (and roundabout exit), the distance split into number and

@@ -1,5 +1,5 @@
-import NavigationNotifier
 import Graphics
+import ScreenValues
 
 /// Where everything goes for one model kind and screen size. Pure
 /// arithmetic (no fonts), so the hit test can use it without drawing.

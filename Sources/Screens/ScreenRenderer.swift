@@ -1,6 +1,6 @@
-import NavigationNotifier
 import Graphics
 import Guidance
+import ScreenValues
 
 /// Draws `ScreenModel`s onto a canvas and redraws only what changed since
 /// the previous model: a new distance repaints the distance box, a clock tick

@@ -1,4 +1,5 @@
 import Graphics
+import ScreenValues
 
 /// The colours of one theme. Night is dark with bright type (no glare
 /// after dusk); day is light with near-black type for sunlight.

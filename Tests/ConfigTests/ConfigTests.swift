@@ -1,12 +1,13 @@
 import ANCS
+import App
 import BluetoothCore
+import DisplaySettings
 import Foundation
 import Graphics
 import HCI
 import Input
 import Notifications
-import Screens
-import SMP
+import ScreenValues
 import Testing
 @testable import Config
 

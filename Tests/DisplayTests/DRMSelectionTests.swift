@@ -1,6 +1,7 @@
 import Testing
 @testable import Display
 import Graphics
+import DisplaySettings
 
 /// Resource lists in the form `modetest -c -e -p` reports them, for the
 /// machines the head unit runs on.

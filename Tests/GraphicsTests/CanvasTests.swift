@@ -1,3 +1,4 @@
+import DisplaySettings
 import Testing
 @testable import Graphics
 

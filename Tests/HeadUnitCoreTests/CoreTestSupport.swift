@@ -3,9 +3,9 @@ import HCI
 import HeadUnitCore
 import NavigationNotifier
 import ScriptedPeers
-import Screens
 @testable import ScriptedPairing
 @testable import SMP
+import ScreenValues
 import Testing
 
 let clientName = "HU-3F9A21"

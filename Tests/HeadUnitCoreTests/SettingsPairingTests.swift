@@ -4,7 +4,7 @@ import HCI
 import NotifBridge
 import HeadUnitCore
 import ScriptedPeers
-import Screens
+import ScreenValues
 @testable import ScriptedPairing
 @testable import SMP
 import Testing

@@ -1,9 +1,10 @@
 import BluetoothCore
 import HeadUnitCore
 import NavigationNotifier
+import ScreenValues
 import ScriptedPeers
-@testable import ScriptedPairing
 import Testing
+@testable import ScriptedPairing
 
 /// docs/PROTOCOL.md §1, rule 9: after the driver's Disconnect or Unpair the
 /// head unit waits for the driver, also when an iPhone paired from Settings

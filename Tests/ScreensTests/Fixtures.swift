@@ -1,7 +1,7 @@
 import Foundation
-import NavigationNotifier
 import Graphics
 @testable import Screens
+import ScreenValues
 
 /// Paths of the shipped fonts, found from this file's location.
 enum TestFonts {

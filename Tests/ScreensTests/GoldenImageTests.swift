@@ -3,6 +3,7 @@ import Testing
 import Display
 import Graphics
 @testable import Screens
+import DisplaySettings
 
 /// Renders every screen and compares with the committed reference PNGs in
 /// Golden/. `UPDATE_GOLDEN=1 swift test --filter GoldenImageTests` rewrites them.

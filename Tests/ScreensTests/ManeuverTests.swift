@@ -1,6 +1,7 @@
 import Testing
 import Guidance
 @testable import Screens
+import ScreenValues
 
 /// The navigation card's reading of an instruction (the classifier itself
 /// is tested in GuidanceTests).

@@ -1,6 +1,7 @@
 import Testing
 import Graphics
 @testable import Screens
+import ScreenValues
 
 @Suite(.serialized) struct RedrawTests {
     /// Renders `before` then `after` incrementally, and `after` from scratch;

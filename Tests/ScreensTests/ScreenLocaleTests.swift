@@ -1,7 +1,7 @@
 import Testing
 import Guidance
-import NavigationNotifier
 @testable import Screens
+@testable import ScreenValues
 
 @Suite struct ScreenLocaleTests {
     /// Every language has every sentence: a key added without its

@@ -3,6 +3,7 @@ import Testing
 import Display
 import Graphics
 @testable import Screens
+import ScreenValues
 
 /// A turn instruction and a street per script, as the navigation card sets
 /// them (a bold title over a two-line street), drawn with the script fonts:

@@ -1,6 +1,7 @@
 import Testing
 import Graphics
 @testable import Screens
+import ScreenValues
 
 /// Checks that text really is drawn where the layout says: every text
 /// element left visible pixels inside its box, and no pixel of a region

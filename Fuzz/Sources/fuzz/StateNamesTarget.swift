@@ -1,14 +1,14 @@
 import ANCS
 import BluetoothCore
-@testable import App
+import NavigationNotifier
 
-/// The small state files: the CLIENT NAME and remembered SERVER NAME files,
-/// and the app-name cache.
+/// The small state files' contents: the CLIENT NAME and remembered SERVER
+/// NAME lines, and the app-name cache.
 enum StateNamesTarget {
     static let target = FuzzTarget(name: "state-names", run: run, seeds: seeds)
 
     static func run(_ data: [UInt8]) {
-        if let name = PairingStore.parseName(data) {
+        if let name = PairedClientName.parse(line: data) {
             let line = data.last == 0x0A ? Array(data.dropLast()) : data
             invariant(Array(name.utf8) == line, "the name is not the file's line")
             invariant((1...32).contains(line.count) && !line.contains { $0 < 0x20 || $0 == 0x7F }, "a bad name accepted")

@@ -3,7 +3,7 @@ import CLinux
 import Foundation
 import HCI
 import Testing
-@testable import Platform
+@testable import Drivers
 
 /// The btsnoop trace on disk: its owner's alone, keys zeroed unless asked
 /// for, and still what Wireshark decodes.

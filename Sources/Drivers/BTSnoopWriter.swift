@@ -1,6 +1,7 @@
 import BluetoothCore
 import CLinux
 import HCI
+import Platform
 
 /// Appends every HCI packet to a btsnoop file. Each record goes to the
 /// kernel with one write, so the file is readable up to the last packet

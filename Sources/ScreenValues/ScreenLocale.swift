@@ -1,5 +1,4 @@
 import Guidance
-import NavigationNotifier
 
 /// 24-hour ("21:17") or 12-hour ("9:17 PM") clock in the status bar.
 public enum ClockFormat: Equatable {

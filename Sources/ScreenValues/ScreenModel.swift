@@ -1,5 +1,4 @@
 import Guidance
-import NavigationNotifier
 
 /// What a touch target on the idle screen asks for.
 public enum ScreenAction: Equatable {
