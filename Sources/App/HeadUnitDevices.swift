@@ -1,3 +1,4 @@
+import ScreenValues
 import BluetoothCore
 import Console
 import Drivers

@@ -1,5 +1,5 @@
 import SMP
-import Screens
+import ScreenValues
 
 /// What went wrong, for the event log's `error` event (the README's event
 /// table: `what`, `detail`) and, where the driver can mend it, for the hint

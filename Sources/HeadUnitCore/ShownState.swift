@@ -1,5 +1,5 @@
 import AMS
-import Screens
+import ScreenValues
 
 /// What the screen shows that the core learned along the way, beside the
 /// pairing state and the notification model: the hint for the driver,

@@ -8,7 +8,7 @@ import HCI
 import HeadUnitCore
 import NavigationNotifier
 import Platform
-import Screens
+import ScreenValues
 import ScriptedPeers
 @testable import App
 import Drivers
