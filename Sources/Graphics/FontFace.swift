@@ -33,9 +33,10 @@ enum FreeTypeFlags {
 /// One font file of the set. The family's two faces are opened at start
 /// (their metrics place every line); every other face (the script fonts,
 /// the fallbacks) is opened on the first character asked of it and closed
-/// again when nothing drawn with it is on screen (`close()`): FreeType maps
-/// the file and HarfBuzz copies the tables it shapes with, megabytes for
-/// the CJK font, and both come back from the file in a millisecond.
+/// again when nothing drawn with it is on screen (`close()`): FreeType and
+/// HarfBuzz copy tables out of the file, half a megabyte for the CJK font,
+/// and both come back from the file in a millisecond. The file is read with
+/// pread(2), not mapped (CFreeType's `nn_ft_open_face`).
 /// Sizes are set lazily, only when a glyph must be rendered; cached glyphs,
 /// metrics and kerning never touch FreeType's size.
 final class FontFace {
@@ -74,7 +75,7 @@ final class FontFace {
 
     private func open() throws(FontError) {
         var f: FT_Face?
-        let err = FT_New_Face(library, path, 0, &f)
+        let err = nn_ft_open_face(library, path, 0, &f)
         guard err == 0, let face = f else {
             throw FontError(path: path, code: err, reason: "cannot open")
         }
