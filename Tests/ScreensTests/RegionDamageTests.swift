@@ -61,7 +61,9 @@ import NavigationNotifier
 
     @Test func everyFieldARegionDrawsDamagesIt() throws {
         let fonts = try TestFonts.load()
-        let size = Size(width: 800, height: 480)
+        // Smaller than the usual 800x480 to keep the 300-odd redraws quick;
+        // every region is still there.
+        let size = Size(width: 640, height: 384)
         var tried = 0
         for (startName, start) in Self.starts {
             let canvas = Canvas(size: size)
@@ -83,6 +85,29 @@ import NavigationNotifier
             }
         }
         #expect(tried > 200)
+    }
+
+    /// The renderer keeps open only the faces of text on screen: a Japanese
+    /// track opens the CJK font, a distance change elsewhere keeps it, the
+    /// next (Latin) track closes it.
+    @Test func aScriptFontClosesWhenItsTextLeavesTheScreen() throws {
+        let fonts = try TestFonts.loadWithScripts()
+        let cjk = try #require((2..<fonts.faceCount).first { fonts.facePath($0).hasSuffix("wqy-microhei.ttc") })
+        let canvas = Canvas(size: Size(width: 800, height: 480))
+        let renderer = ScreenRenderer(fonts: fonts)
+        var model = Fixtures.cardsNight()
+        renderer.render(model, on: canvas)
+        #expect(fonts.openFaceCount == 2)
+        model.nowPlaying?.title = "戦場のメリークリスマス"
+        renderer.render(model, on: canvas)
+        #expect(fonts.isOpen(cjk))
+        model.navigation?.title = "200 m"
+        renderer.render(model, on: canvas)
+        #expect(fonts.isOpen(cjk))
+        model.nowPlaying?.title = "Forbidden Colours"
+        renderer.render(model, on: canvas)
+        #expect(!fonts.isOpen(cjk))
+        #expect(fonts.openFaceCount == 2)
     }
 
     /// How many pixels differ between `a` and `b` where `counts` says so, and the first of them.
