@@ -35,8 +35,8 @@ enum FreeTypeFlags {
 /// the fallbacks) is opened on the first character asked of it and closed
 /// again when nothing drawn with it is on screen (`close()`): FreeType and
 /// HarfBuzz copy tables out of the file, half a megabyte for the CJK font,
-/// and both come back from the file in a millisecond. The file is read with
-/// pread(2), not mapped (CFreeType's `nn_ft_open_face`).
+/// and both come back from the file in 1.5 ms (docs/FONTS.md). The file is
+/// read with pread(2), not mapped (CFreeType's `nn_ft_open_face`).
 /// Sizes are set lazily, only when a glyph must be rendered; cached glyphs,
 /// metrics and kerning never touch FreeType's size.
 final class FontFace {
