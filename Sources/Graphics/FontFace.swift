@@ -30,25 +30,52 @@ enum FreeTypeFlags {
     static let pixelModeGray: UInt8 = 2
 }
 
-/// One FreeType face. Sizes are set lazily, only when a glyph must be
-/// rendered; cached glyphs, metrics and kerning never touch FreeType's size.
+/// One font file of the set. The family's two faces are opened at start
+/// (their metrics place every line); every other face (the script fonts,
+/// the fallbacks) is opened on the first character asked of it and closed
+/// again when nothing drawn with it is on screen (`close()`): FreeType and
+/// HarfBuzz copy tables out of the file, half a megabyte for the CJK font,
+/// and both come back from the file in 1.5 ms (docs/FONTS.md). The file is
+/// read with pread(2), not mapped (CFreeType's `nn_ft_open_face`).
+/// Sizes are set lazily, only when a glyph must be rendered; cached glyphs,
+/// metrics and kerning never touch FreeType's size.
 final class FontFace {
     let path: String
-    let face: FT_Face
-    let unitsPerEm: Int32
-    let ascender: Int32
-    let descender: Int32
+    private let library: FT_Library
+    private var opened: FT_Face?
+    /// Opening failed once (logged): the face has no glyphs from then on.
+    private var unusable = false
+    private(set) var unitsPerEm: Int32 = 0
+    private(set) var ascender: Int32 = 0
+    private(set) var descender: Int32 = 0
     /// Whether the font has a kern table (HarfBuzz applies it, or GPOS kerning).
-    let hasKerning: Bool
+    private(set) var hasKerning = false
     private var currentSize = 0
     /// HarfBuzz's view of the same FT_Face (its tables, read through
     /// FreeType), made on the first shaping; positions come out in 26.6 at
     /// the scale set per call.
     private var shapingFont: OpaquePointer?
 
+    /// Opens the file now; throws if it is not a usable scalable font.
     init(library: FT_Library, path: String) throws(FontError) {
+        self.library = library
+        self.path = path
+        try open()
+    }
+
+    /// A face opened on first use; a file that then fails is logged once.
+    init(library: FT_Library, deferredPath path: String) {
+        self.library = library
+        self.path = path
+    }
+
+    deinit { close() }
+
+    var isOpen: Bool { opened != nil }
+
+    private func open() throws(FontError) {
         var f: FT_Face?
-        let err = FT_New_Face(library, path, 0, &f)
+        let err = nn_ft_open_face(library, path, 0, &f)
         guard err == 0, let face = f else {
             throw FontError(path: path, code: err, reason: "cannot open")
         }
@@ -56,24 +83,46 @@ final class FontFace {
             FT_Done_Face(face)
             throw FontError(path: path, code: 0, reason: "not a scalable font")
         }
-        self.path = path
-        self.face = face
+        opened = face
+        currentSize = 0
         unitsPerEm = Int32(face.pointee.units_per_EM)
         ascender = Int32(face.pointee.ascender)
         descender = Int32(face.pointee.descender)
         hasKerning = (Int(face.pointee.face_flags) & FreeTypeFlags.faceFlagKerning) != 0
     }
 
-    deinit {
+    /// The FreeType face, opening the file if it is closed; nil if it cannot be used.
+    @inline(__always)
+    private var face: FT_Face? {
+        if let f = opened { return f }
+        return reopen()
+    }
+
+    private func reopen() -> FT_Face? {
+        if unusable { return nil }
+        do {
+            try open()
+        } catch {
+            unusable = true
+            Log.warning("fonts", "font skipped: \(error.description)")
+        }
+        return opened
+    }
+
+    /// Releases the FreeType face and HarfBuzz's tables; the next use opens
+    /// the file again. Glyph ids stay valid: the same file gives the same ids.
+    func close() {
         // HarfBuzz holds a reference of its own on the FT_Face.
         if let f = shapingFont { hb_font_destroy(f) }
-        FT_Done_Face(face)
+        shapingFont = nil
+        if let f = opened { FT_Done_Face(f) }
+        opened = nil
     }
 
     /// The HarfBuzz font, scaled so that positions are 26.6 pixels at `size`.
     func harfBuzzFont(size: Int) -> OpaquePointer? {
         if shapingFont == nil {
-            guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+            guard let face, let hbFace = hb_ft_face_create_referenced(face) else { return nil }
             shapingFont = hb_font_create(hbFace)
             hb_face_destroy(hbFace)
         }
@@ -85,11 +134,13 @@ final class FontFace {
 
     @inline(__always)
     func glyphIndex(_ scalar: UInt32) -> UInt32 {
-        UInt32(FT_Get_Char_Index(face, FT_ULong(scalar)))
+        guard let face else { return 0 }
+        return UInt32(FT_Get_Char_Index(face, FT_ULong(scalar)))
     }
 
     /// Renders one glyph to an 8-bit coverage bitmap; nil on any FreeType error.
     func render(glyph: UInt32, size: Int) -> GlyphBitmap? {
+        guard let face else { return nil }
         if size != currentSize {
             guard FT_Set_Pixel_Sizes(face, 0, FT_UInt(size)) == 0 else { return nil }
             currentSize = size

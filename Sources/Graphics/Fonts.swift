@@ -2,6 +2,23 @@ import BluetoothCore
 import CFreeType
 import CHarfBuzz
 
+/// A set of faces of one `Fonts`, by index: the faces a region drew with.
+/// Faces past 63 are always counted in (never closed).
+public struct FaceSet: Equatable {
+    public private(set) var bits: UInt64 = 0
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func insert(_ face: Int) {
+        if face < 64 { bits |= 1 << UInt64(face) }
+    }
+
+    public func contains(_ face: Int) -> Bool { face >= 64 || bits & (1 << UInt64(face)) != 0 }
+
+    public mutating func formUnion(_ other: FaceSet) { bits |= other.bits }
+}
+
 public enum FontWeight: Int {
     case regular = 0
     case bold = 1
@@ -53,8 +70,13 @@ public final class Fonts {
     var lineOrder: [Int] = []
     var lineGlyphs: [ShapedGlyph] = []
 
-    /// Loads the two family faces (required), the fallbacks and the script
-    /// fonts (each one that fails to load is logged and skipped).
+    /// Faces that drew glyphs since `takeDrawnFaces()` last asked.
+    var drawn = FaceSet()
+
+    /// Opens the two family faces (required) and checks the fallbacks (each
+    /// one that fails to load is logged and skipped); the fallbacks and the
+    /// script fonts are opened when a character is first asked of them, so
+    /// Latin text never opens the CJK font (FontFace).
     public init(regular: String, bold: String, fallbacks: [String] = [], scriptFonts: [ScriptFont] = [],
                 glyphCacheBytes: Int = 1_536 * 1024, shapeCacheBytes: Int = 256 * 1024) throws(FontError) {
         var lib: FT_Library?
@@ -74,8 +96,8 @@ public final class Fonts {
             if let i = addFace(path) { fallbackFaces.append(i) }
         }
         for font in scriptFonts {
-            guard let r = addFace(font.regular) else { continue }
-            let b = font.bold.flatMap { addFace($0) } ?? r
+            let r = addDeferredFace(font.regular)
+            let b = font.bold.map { addDeferredFace($0) } ?? r
             for name in font.scripts {
                 let script = name.withCString { hb_script_from_string($0, -1) }
                 guard script != HB_SCRIPT_UNKNOWN && script != HB_SCRIPT_INVALID else {
@@ -87,14 +109,25 @@ public final class Fonts {
         }
     }
 
+    /// A fallback named in the configuration: opened now so that a wrong
+    /// path is said at start, then closed until a character needs it.
     private func addFace(_ path: String) -> Int? {
         do {
-            faces.append(try FontFace(library: library, path: path))
+            let face = try FontFace(library: library, path: path)
+            face.close()
+            faces.append(face)
             return faces.count - 1
         } catch {
             Log.warning("fonts", "font skipped: \(error.description)")
             return nil
         }
+    }
+
+    /// A script font, found by StandardFonts.locate: opened on first use
+    /// (a file that then fails is logged and its script drawn as boxes).
+    private func addDeferredFace(_ path: String) -> Int {
+        faces.append(FontFace(library: library, deferredPath: path))
+        return faces.count - 1
     }
 
     deinit {
@@ -104,8 +137,39 @@ public final class Fonts {
         FT_Done_FreeType(library)
     }
 
-    /// Number of loaded faces (2 + usable fallbacks and script fonts).
+    /// Number of faces in the set (2 + usable fallbacks and script fonts).
     public var faceCount: Int { faces.count }
+
+    /// Number of faces open now (the family's two and those in use).
+    public var openFaceCount: Int { faces.reduce(0) { $0 + ($1.isOpen ? 1 : 0) } }
+
+    /// Whether face `i` is open now.
+    public func isOpen(_ i: Int) -> Bool { faces[i].isOpen }
+
+    // MARK: what stays resident
+
+    /// The faces that drew glyphs since the last call, and starts afresh.
+    /// A renderer keeps them per region of its screen: their union is what
+    /// is on screen (`closeFaces(except:)`).
+    public func takeDrawnFaces() -> FaceSet {
+        defer { drawn = FaceSet() }
+        return drawn
+    }
+
+    /// Closes every face but the family and those in `onScreen`, and drops
+    /// libthai's dictionary when no Thai face is on screen. What is drawn
+    /// stays drawable without them: shaped paragraphs and rendered glyphs
+    /// are cached by face index, and a face reopens on the next glyph the
+    /// caches miss.
+    public func closeFaces(except onScreen: FaceSet) {
+        for i in 2..<max(2, faces.count) where faces[i].isOpen && !onScreen.contains(i) {
+            faces[i].close()
+        }
+        let thai = scriptFaces.contains {
+            $0.script == HB_SCRIPT_THAI && (onScreen.contains($0.regular) || onScreen.contains($0.bold))
+        }
+        if !thai { thaiWords.release() }
+    }
 
     /// The file of face `i`, for diagnostics and tests.
     public func facePath(_ i: Int) -> String { faces[i].path }
@@ -141,6 +205,7 @@ public final class Fonts {
     /// cannot render it.
     @inline(__always)
     func glyph(face: Int, glyph: UInt32, size: Int) -> Int? {
+        drawn.insert(face)
         let key = GlyphKey(face: UInt16(face), size: UInt16(size), glyph: glyph)
         if let slot = cache.lookup(key) { return slot }
         guard let bitmap = faces[face].render(glyph: glyph, size: size) else { return nil }

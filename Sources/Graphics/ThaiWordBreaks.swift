@@ -48,6 +48,16 @@ final class ThaiWordBreaks {
         }
     }
 
+    /// Frees the dictionary (the trie, read whole into memory); the next
+    /// Thai text loads it again. A dictionary found missing stays missing
+    /// (said once).
+    func release() {
+        guard let b = breaker else { return }
+        th_brk_delete(b)
+        breaker = nil
+        loaded = false
+    }
+
     private func dictionary() -> OpaquePointer? {
         if !loaded {
             loaded = true

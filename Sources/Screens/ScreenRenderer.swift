@@ -3,12 +3,18 @@ import Guidance
 import ScreenValues
 
 /// Draws `ScreenModel`s onto a canvas and redraws only what changed since
-/// the previous model: a new distance repaints the distance box, a clock tick
-/// the clock. A different screen kind, size, theme or hint strip repaints all.
+/// the previous model: each region's content is read from the model
+/// (`RegionContent`) and a region is redrawn when its content differs from
+/// what it shows, so a new distance repaints the distance box, a clock
+/// tick the clock. A different screen kind, size, theme, locale or hint
+/// strip repaints all. After each frame the fonts keep open only the faces
+/// of the text on screen (`Fonts.closeFaces(except:)`).
 public final class ScreenRenderer {
     public let fonts: Fonts
-    private var last: ScreenModel?
-    private var lastLayout: ScreenLayout?
+    /// What the whole screen was last drawn for: a change repaints all.
+    private var frame: Frame?
+    /// What each region of the last layout shows, and the faces it drew with.
+    private var shown: [(region: ScreenRegion, content: RegionContent, faces: FaceSet)] = []
     /// What the last renders drew, region by region.
     public private(set) var elements: [DrawnElement] = []
     /// Maneuver arrows in unit coordinates, built once each (per roundabout exit).
@@ -22,8 +28,13 @@ public final class ScreenRenderer {
     /// Forgets the previous frame: the next render repaints everything
     /// (after the output was reopened, or the canvas replaced).
     public func invalidate() {
-        last = nil
-        lastLayout = nil
+        frame = nil
+    }
+
+    private struct Frame: Equatable {
+        var layout: ScreenLayout
+        var theme: ThemeMode
+        var locale: ScreenLocale
     }
 
     /// Draws `model` and returns the damaged area (also added to the
@@ -36,43 +47,29 @@ public final class ScreenRenderer {
         let savedClip = canvas.clip
         canvas.clip = canvas.bounds
         defer { canvas.clip = savedClip }
+        let summary = layout.kind == .cards ? navSummary(model) : nil
+        let now = Frame(layout: layout, theme: model.theme, locale: model.locale)
 
-        guard let previous = last, lastLayout == layout, previous.theme == model.theme, previous.locale == model.locale else {
+        if frame == now {
+            for i in shown.indices {
+                let content = RegionContent.of(shown[i].region, model, layout, summary: summary)
+                if content != shown[i].content {
+                    shown[i].content = content
+                    shown[i].faces = redraw(shown[i].region, content, layout, theme, model.locale, canvas, &damage)
+                }
+            }
+            canvas.damage.add(damage)
+        } else {
             elements.removeAll()
             canvas.clear(theme.background)
-            drawAll(model, layout, theme, canvas)
+            drawAll(model, layout, summary, theme, canvas)
             damage.add(canvas.bounds)
             canvas.addDamage(canvas.bounds)
-            last = model
-            lastLayout = layout
-            return damage
+            frame = now
         }
-
-        func update(_ region: ScreenRegion, _ changed: Bool) {
-            if changed { redraw(region, model, layout, theme, canvas, &damage) }
-        }
-        update(.state, previous.pairing != model.pairing)
-        update(.counters, normalizedCounts(previous.dropped) != normalizedCounts(model.dropped))
-        update(.clock, previous.clock != model.clock)
-        switch layout.kind {
-        case .cards:
-            let a = navSummary(previous), b = navSummary(model)
-            update(.navArrow, a?.maneuver != b?.maneuver || a?.roundaboutExit != b?.roundaboutExit || (a == nil) != (b == nil))
-            update(.navDistance, a?.distance != b?.distance || a?.unit != b?.unit || (a == nil) != (b == nil))
-            update(.navApp, a?.app != b?.app)
-            update(.navText, a?.primary != b?.primary || a?.secondary != b?.secondary || (a == nil) != (b == nil))
-            let p = previous.nowPlaying, n = model.nowPlaying
-            update(.musicMeta, p?.title != n?.title || p?.artist != n?.artist || p?.album != n?.album || (p == nil) != (n == nil))
-            update(.musicIcon, p?.playing != n?.playing)
-            update(.musicProgress, progressKey(p, layout) != progressKey(n, layout))
-            update(.hint, previous.hint != model.hint)
-        case .idle:
-            update(.idle, previous.pairing != model.pairing || previous.actions != model.actions || previous.hint != model.hint)
-        case .pairing:
-            update(.pairing, previous.passkey != model.passkey || previous.hint != model.hint || previous.pairing != model.pairing)
-        }
-        last = model
-        canvas.damage.add(damage)
+        var onScreen = FaceSet()
+        for r in shown { onScreen.formUnion(r.faces) }
+        fonts.closeFaces(except: onScreen)
         return damage
     }
 
@@ -84,37 +81,23 @@ public final class ScreenRenderer {
         return s
     }
 
-    /// What the progress region shows: both times and the filled width.
-    private func progressKey(_ n: NowPlaying?, _ layout: ScreenLayout) -> [Int] {
-        guard let n = n else { return [-1] }
-        let fill = Int(progressFraction(n) * Float(layout.musicProgress.width))
-        return [Int(max(0, n.elapsed.isFinite ? n.elapsed : 0)), Int(max(0, n.duration.isFinite ? n.duration : 0)), fill]
-    }
-
-    private func progressFraction(_ n: NowPlaying) -> Float {
-        guard n.duration.isFinite, n.elapsed.isFinite, n.duration > 0 else { return 0 }
-        return Float(max(0, min(1, n.elapsed / n.duration)))
-    }
-
     // MARK: full frame
 
-    private func drawAll(_ model: ScreenModel, _ layout: ScreenLayout, _ theme: Theme, _ canvas: Canvas) {
+    private func drawAll(_ model: ScreenModel, _ layout: ScreenLayout, _ summary: NavigationSummary?, _ theme: Theme,
+                         _ canvas: Canvas) {
         var ignored = Damage()
-        redraw(.state, model, layout, theme, canvas, &ignored, clear: false)
-        redraw(.counters, model, layout, theme, canvas, &ignored, clear: false)
-        redraw(.clock, model, layout, theme, canvas, &ignored, clear: false)
-        switch layout.kind {
-        case .cards:
-            canvas.fillRoundedRect(layout.navCard, radius: layout.cardRadius, theme.surface)
-            canvas.fillRoundedRect(layout.musicCard, radius: layout.cardRadius, theme.surface)
-            for r in [ScreenRegion.navArrow, .navDistance, .navApp, .navText, .musicMeta, .musicIcon, .musicProgress, .hint] {
-                redraw(r, model, layout, theme, canvas, &ignored, clear: false)
+        shown.removeAll()
+        for region in RegionContent.regions(of: layout.kind) {
+            // The cards' surfaces go under their first region.
+            if region == .navArrow {
+                canvas.fillRoundedRect(layout.navCard, radius: layout.cardRadius, theme.surface)
+                canvas.fillRoundedRect(layout.musicCard, radius: layout.cardRadius, theme.surface)
+            } else if region == .pairing {
+                canvas.fillRoundedRect(layout.pairingCard, radius: layout.cardRadius, theme.surface)
             }
-        case .idle:
-            redraw(.idle, model, layout, theme, canvas, &ignored, clear: false)
-        case .pairing:
-            canvas.fillRoundedRect(layout.pairingCard, radius: layout.cardRadius, theme.surface)
-            redraw(.pairing, model, layout, theme, canvas, &ignored, clear: false)
+            let content = RegionContent.of(region, model, layout, summary: summary)
+            let faces = redraw(region, content, layout, theme, model.locale, canvas, &ignored, clear: false)
+            shown.append((region, content, faces))
         }
     }
 
@@ -140,22 +123,24 @@ public final class ScreenRenderer {
         }
     }
 
-    /// Clears a region to its background and draws its content inside it.
-    /// `clear: false` when the background under the region is already
-    /// fresh (a full frame).
-    private func redraw(_ region: ScreenRegion, _ model: ScreenModel, _ layout: ScreenLayout, _ theme: Theme,
-                        _ canvas: Canvas, _ damage: inout Damage, clear: Bool = true) {
+    /// Clears a region to its background and draws its content inside it;
+    /// returns the faces its text was drawn with. `clear: false` when the
+    /// background under the region is already fresh (a full frame).
+    private func redraw(_ region: ScreenRegion, _ content: RegionContent, _ layout: ScreenLayout, _ theme: Theme,
+                        _ locale: ScreenLocale, _ canvas: Canvas, _ damage: inout Damage, clear: Bool = true) -> FaceSet {
         let r = layout.rect(of: region)
-        if r.isEmpty { return }
+        if r.isEmpty { return FaceSet() }
         elements.removeAll { $0.region == region }
+        _ = fonts.takeDrawnFaces()
         canvas.withClip(r) {
             if clear { canvas.fill(r, ScreenRenderer.background(of: region, theme)) }
-            let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, region: region, box: r,
-                                  summary: navSummary(model), maneuverIcon: maneuverIcon)
-            d.paint(model)
+            let d = RegionPainter(fonts: fonts, canvas: canvas, layout: layout, theme: theme, locale: locale,
+                                  region: region, box: r, maneuverIcon: maneuverIcon)
+            d.paint(content)
             elements.append(contentsOf: d.drawn)
         }
         damage.add(r)
+        return fonts.takeDrawnFaces()
     }
 }
 
@@ -166,15 +151,15 @@ private final class RegionPainter {
     let layout: ScreenLayout
     let theme: Theme
     let region: ScreenRegion
+    let locale: ScreenLocale
     let box: Rect
-    let summary: NavigationSummary?
     let maneuverIcon: (Maneuver, Int?) -> Path
     var drawn: [DrawnElement] = []
 
-    init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, region: ScreenRegion, box: Rect,
-         summary: NavigationSummary?, maneuverIcon: @escaping (Maneuver, Int?) -> Path) {
-        self.fonts = fonts; self.canvas = canvas; self.layout = layout; self.theme = theme
-        self.region = region; self.box = box; self.summary = summary; self.maneuverIcon = maneuverIcon
+    init(fonts: Fonts, canvas: Canvas, layout: ScreenLayout, theme: Theme, locale: ScreenLocale, region: ScreenRegion,
+         box: Rect, maneuverIcon: @escaping (Maneuver, Int?) -> Path) {
+        self.fonts = fonts; self.canvas = canvas; self.layout = layout; self.theme = theme; self.locale = locale
+        self.region = region; self.box = box; self.maneuverIcon = maneuverIcon
     }
 
     func px(_ v: Float) -> Int { layout.px(v) }
@@ -209,23 +194,32 @@ private final class RegionPainter {
         record(name, "", rect, rect.intersection(canvas.clip))
     }
 
-    func paint(_ model: ScreenModel) {
-        switch region {
-        case .state: paintState(model)
-        case .counters: paintCounters(model)
-        case .clock:
-            centredLine("clock", model.clock, in: box, size: px(26), weight: .bold, color: theme.text, alignment: .right)
-        case .navArrow, .navDistance, .navApp, .navText: paintNavigation(model)
-        case .musicMeta, .musicIcon, .musicProgress: paintMusic(model)
-        case .hint: paintHintStrip(model)
-        case .idle: paintIdle(model)
-        case .pairing: paintPairing(model)
+    /// Draws what the region shows; the model itself is not in reach (the
+    /// frame's layout, theme and locale are: they repaint everything).
+    func paint(_ content: RegionContent) {
+        switch content {
+        case .state(let state): paintState(state)
+        case .counters(let dropped): paintCounters(dropped)
+        case .clock(let clock):
+            centredLine("clock", clock, in: box, size: px(26), weight: .bold, color: theme.text, alignment: .right)
+        case .navArrow(let route, let maneuver, let exit): paintArrow(route: route, maneuver, exit)
+        case .navDistance(let distance): paintDistance(distance)
+        case .navApp(let app):
+            guard !app.isEmpty else { return }
+            text("app", app, in: box, TextStyle(size: px(19), color: theme.secondary))
+        case .navText(let t): paintInstruction(t)
+        case .musicMeta(let meta): paintMusicMeta(meta)
+        case .musicIcon(let playing): paintMusicIcon(playing)
+        case .musicProgress(let progress): paintProgress(progress)
+        case .hint(let hint): paintHintStrip(hint)
+        case .idle(let idle): paintIdle(idle)
+        case .pairing(let pairing): paintPairing(pairing)
         }
     }
 
-    private func paintState(_ model: ScreenModel) {
+    private func paintState(_ state: PairingState) {
         let dotColor: Color
-        switch model.pairing {
+        switch state {
         case .connected: dotColor = theme.good
         case .discovering, .connecting: dotColor = theme.warn
         case .discover, .remembered: dotColor = theme.secondary
@@ -235,11 +229,11 @@ private final class RegionPainter {
         canvas.fillCircle(center: PointF(Float(dot.x) + r, Float(box.midY)), radius: r, dotColor)
         record("state-dot", "", dot, dot)
         let tx = dot.maxX + px(12)
-        centredLine("state", model.locale.state(model.pairing), in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
+        centredLine("state", locale.state(state), in: Rect(x: tx, y: box.y, width: box.maxX - tx, height: box.height),
                     size: px(20), weight: .bold, color: theme.text)
     }
 
-    private func paintCounters(_ model: ScreenModel) {
+    private func paintCounters(_ dropped: [Int]) {
         let h = px(32)
         let y = box.midY - h / 2
         let iconS = px(18)
@@ -247,8 +241,8 @@ private final class RegionPainter {
         var right = box.maxX
         for category in NotificationCategory.allCases {
             let i = category.rawValue
-            guard i < model.dropped.count, model.dropped[i] > 0 else { continue }
-            let label = model.dropped[i] > 99 ? "99+" : "\(model.dropped[i])"
+            guard i < dropped.count, dropped[i] > 0 else { continue }
+            let label = dropped[i] > 99 ? "99+" : "\(dropped[i])"
             let tw = fonts.measure(label, size: size, weight: .bold)
             let w = px(10) + iconS + px(6) + tw + px(12)
             if right - w < box.x { break }
@@ -266,124 +260,117 @@ private final class RegionPainter {
         }
     }
 
-    private func paintNavigation(_ model: ScreenModel) {
-        switch region {
-        case .navArrow:
-            let tileColor = summary == nil ? theme.raised : theme.accent
-            canvas.fillRoundedRect(box, radius: Float(px(16)), tileColor)
-            let inset = box.width * 14 / 100
-            let iconBox = box.insetBy(dx: inset, dy: inset)
-            let maneuver = summary?.maneuver ?? .neutral
-            canvas.drawIcon(maneuverIcon(maneuver, summary?.roundaboutExit), in: iconBox, color: summary == nil ? theme.secondary : theme.onAccent)
-            record("maneuver", "", box, box)
-        case .navDistance:
-            guard let s = summary else {
-                centredLine("distance", model.locale.text(.noRoute), in: box, size: px(40), weight: .bold, color: theme.secondary)
-                return
+    private func paintArrow(route: Bool, _ maneuver: Maneuver, _ exit: Int?) {
+        let tileColor = route ? theme.accent : theme.raised
+        canvas.fillRoundedRect(box, radius: Float(px(16)), tileColor)
+        let inset = box.width * 14 / 100
+        let iconBox = box.insetBy(dx: inset, dy: inset)
+        canvas.drawIcon(maneuverIcon(maneuver, exit), in: iconBox, color: route ? theme.onAccent : theme.secondary)
+        record("maneuver", "", box, box)
+    }
+
+    private func paintDistance(_ content: RegionContent.NavDistance) {
+        switch content {
+        case .noRoute:
+            centredLine("distance", locale.text(.noRoute), in: box, size: px(40), weight: .bold, color: theme.secondary)
+        case .maneuver(let maneuver):
+            // No distance (an arrival, a bare instruction): name the maneuver instead.
+            if let label = locale.label(maneuver) {
+                centredLine("maneuver-label", label, in: box, size: px(44), weight: .bold, color: theme.text)
             }
-            if s.distance.isEmpty {
-                // No distance (an arrival, a bare instruction): name the maneuver instead.
-                if let label = model.locale.label(s.maneuver) {
-                    centredLine("maneuver-label", label, in: box, size: px(44), weight: .bold, color: theme.text)
-                }
-                return
-            }
+        case .distance(let distance, let unit):
             // Number big, unit smaller, both on one baseline.
             var big = px(74)
             var small = big * 45 / 100
             let gap = px(8)
-            let total = fonts.measure(s.distance, size: big, weight: .bold) + gap + fonts.measure(s.unit, size: small, weight: .bold)
+            let total = fonts.measure(distance, size: big, weight: .bold) + gap + fonts.measure(unit, size: small, weight: .bold)
             if total > box.width {
                 big = max(8, big * box.width / total)
                 small = max(6, big * 45 / 100)
             }
             let cap = fonts.capHeight(size: big, weight: .bold)
             let baseline = box.y + (box.height + cap) / 2
-            let n = fonts.draw(s.distance, x: box.x, baseline: baseline, size: big, weight: .bold, color: theme.text,
+            let n = fonts.draw(distance, x: box.x, baseline: baseline, size: big, weight: .bold, color: theme.text,
                                maxWidth: box.width, on: canvas)
-            record("distance", s.distance, box, n.ink)
+            record("distance", distance, box, n.ink)
             let ux = box.x + n.width + gap
-            let u = fonts.draw(s.unit, x: ux, baseline: baseline, size: small, weight: .bold, color: theme.secondary,
+            let u = fonts.draw(unit, x: ux, baseline: baseline, size: small, weight: .bold, color: theme.secondary,
                                maxWidth: max(1, box.maxX - ux), on: canvas)
-            record("unit", s.unit, box, u.ink)
-        case .navApp:
-            guard let s = summary, !s.app.isEmpty else { return }
-            text("app", s.app, in: box, TextStyle(size: px(19), color: theme.secondary))
-        default:
-            guard let s = summary else {
-                text("primary", model.locale.text(.startRoute), in: box,
-                     TextStyle(size: px(24), color: theme.secondary, maxLines: 2))
-                return
-            }
-            let primary = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
-            var y = box.y
-            if !s.primary.isEmpty {
-                let res = text("primary", s.primary, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), primary)
-                y += res.lines * primary.lineAdvance + px(6)
-            }
-            let secondarySize = px(22)
-            var style = TextStyle(size: secondarySize, color: theme.secondary, lineHeight: 1.25)
-            let lineH = style.lineAdvance
-            style.maxLines = max(0, (box.maxY - y - fonts.descent(size: secondarySize) + lineH - fonts.ascent(size: secondarySize)) / lineH)
-            if !s.secondary.isEmpty && style.maxLines > 0 {
-                text("secondary", s.secondary, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), style)
-            }
+            record("unit", unit, box, u.ink)
         }
     }
 
-    private func paintMusic(_ model: ScreenModel) {
-        let n = model.nowPlaying
-        switch region {
-        case .musicMeta:
-            guard let n = n else {
-                text("title", model.locale.text(.nothingPlaying), in: box,
-                     TextStyle(size: px(28), weight: .bold, color: theme.secondary, maxLines: 2))
-                return
-            }
-            let title = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
-            var y = box.y
-            let res = text("title", n.title.isEmpty ? model.locale.text(.unknownTitle) : n.title, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
-            y += res.lines * title.lineAdvance + px(8)
-            if !n.artist.isEmpty && y + px(22) <= box.maxY {
-                let artist = TextStyle(size: px(23), color: theme.text)
-                text("artist", n.artist, in: Rect(x: box.x, y: y, width: box.width, height: artist.lineAdvance), artist)
-                y += artist.lineAdvance + px(4)
-            }
-            if !n.album.isEmpty && y + px(20) <= box.maxY {
-                let album = TextStyle(size: px(20), color: theme.secondary)
-                text("album", n.album, in: Rect(x: box.x, y: y, width: box.width, height: album.lineAdvance), album)
-            }
-        case .musicIcon:
-            guard n != nil else { return }
-            let playing = n?.playing ?? false
-            let r = Float(box.width) / 2
-            canvas.fillCircle(center: PointF(Float(box.x) + r, Float(box.y) + r), radius: r, playing ? theme.accent : theme.raised)
-            let inner = box.insetBy(dx: box.width / 5, dy: box.height / 5)
-            canvas.drawIcon(playing ? Icons.play() : Icons.pause(), in: inner, color: playing ? theme.onAccent : theme.text)
-            record(playing ? "playing" : "paused", "", box, box)
-        default:
-            guard let n = n else { return }
-            let barH = px(8)
-            let bar = Rect(x: box.x, y: box.y + px(12), width: box.width, height: barH)
-            canvas.fillRoundedRect(bar, radius: Float(barH) / 2, theme.track)
-            record("progress-track", "", bar, bar)
-            let fraction: Float = (n.duration.isFinite && n.elapsed.isFinite && n.duration > 0)
-                ? Float(max(0, min(1, n.elapsed / n.duration))) : 0
-            let fillW = Int(fraction * Float(bar.width))
-            if fillW > 0 {
-                canvas.fillRoundedRect(Rect(x: bar.x, y: bar.y, width: max(fillW, barH), height: barH), radius: Float(barH) / 2, theme.accent)
-            }
-            let size = px(19)
-            let times = Rect(x: box.x, y: bar.maxY + px(6), width: box.width, height: box.maxY - bar.maxY - px(6))
-            text("elapsed", formatDuration(n.elapsed), in: times, TextStyle(size: size, color: theme.secondary))
-            if n.duration > 0 {
-                text("duration", formatDuration(n.duration), in: times, TextStyle(size: size, color: theme.secondary, alignment: .right))
-            }
+    private func paintInstruction(_ content: RegionContent.NavText) {
+        guard case .instruction(let primaryText, let secondaryText) = content else {
+            text("primary", locale.text(.startRoute), in: box, TextStyle(size: px(24), color: theme.secondary, maxLines: 2))
+            return
+        }
+        let primary = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
+        var y = box.y
+        if !primaryText.isEmpty {
+            let res = text("primary", primaryText, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), primary)
+            y += res.lines * primary.lineAdvance + px(6)
+        }
+        let secondarySize = px(22)
+        var style = TextStyle(size: secondarySize, color: theme.secondary, lineHeight: 1.25)
+        let lineH = style.lineAdvance
+        style.maxLines = max(0, (box.maxY - y - fonts.descent(size: secondarySize) + lineH - fonts.ascent(size: secondarySize)) / lineH)
+        if !secondaryText.isEmpty && style.maxLines > 0 {
+            text("secondary", secondaryText, in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), style)
         }
     }
 
-    private func paintHintStrip(_ model: ScreenModel) {
-        guard let hint = model.hint else { return }
+    private func paintMusicMeta(_ track: RegionContent.MusicMeta?) {
+        guard let track else {
+            text("title", locale.text(.nothingPlaying), in: box,
+                 TextStyle(size: px(28), weight: .bold, color: theme.secondary, maxLines: 2))
+            return
+        }
+        let title = TextStyle(size: px(30), weight: .bold, color: theme.text, maxLines: 3, lineHeight: 1.18)
+        var y = box.y
+        let res = text("title", track.title.isEmpty ? locale.text(.unknownTitle) : track.title,
+                       in: Rect(x: box.x, y: y, width: box.width, height: box.maxY - y), title)
+        y += res.lines * title.lineAdvance + px(8)
+        if !track.artist.isEmpty && y + px(22) <= box.maxY {
+            let artist = TextStyle(size: px(23), color: theme.text)
+            text("artist", track.artist, in: Rect(x: box.x, y: y, width: box.width, height: artist.lineAdvance), artist)
+            y += artist.lineAdvance + px(4)
+        }
+        if !track.album.isEmpty && y + px(20) <= box.maxY {
+            let album = TextStyle(size: px(20), color: theme.secondary)
+            text("album", track.album, in: Rect(x: box.x, y: y, width: box.width, height: album.lineAdvance), album)
+        }
+    }
+
+    private func paintMusicIcon(_ playing: Bool?) {
+        guard let playing else { return }
+        let r = Float(box.width) / 2
+        canvas.fillCircle(center: PointF(Float(box.x) + r, Float(box.y) + r), radius: r, playing ? theme.accent : theme.raised)
+        let inner = box.insetBy(dx: box.width / 5, dy: box.height / 5)
+        canvas.drawIcon(playing ? Icons.play() : Icons.pause(), in: inner, color: playing ? theme.onAccent : theme.text)
+        record(playing ? "playing" : "paused", "", box, box)
+    }
+
+    private func paintProgress(_ progress: RegionContent.MusicProgress?) {
+        guard let progress else { return }
+        let barH = px(8)
+        let bar = Rect(x: box.x, y: box.y + px(12), width: box.width, height: barH)
+        canvas.fillRoundedRect(bar, radius: Float(barH) / 2, theme.track)
+        record("progress-track", "", bar, bar)
+        if progress.fill > 0 {
+            canvas.fillRoundedRect(Rect(x: bar.x, y: bar.y, width: max(progress.fill, barH), height: barH), radius: Float(barH) / 2,
+                                   theme.accent)
+        }
+        let size = px(19)
+        let times = Rect(x: box.x, y: bar.maxY + px(6), width: box.width, height: box.maxY - bar.maxY - px(6))
+        text("elapsed", formatDuration(seconds: progress.elapsed), in: times, TextStyle(size: size, color: theme.secondary))
+        if let duration = progress.duration {
+            text("duration", formatDuration(seconds: duration), in: times, TextStyle(size: size, color: theme.secondary, alignment: .right))
+        }
+    }
+
+    private func paintHintStrip(_ hint: String?) {
+        guard let hint else { return }
         canvas.fillRoundedRect(box, radius: Float(box.height) / 2, theme.surface)
         record("hint-strip", "", box, box)
         let r = Float(px(7))
@@ -393,21 +380,21 @@ private final class RegionPainter {
                     size: px(20), weight: .regular, color: theme.text)
     }
 
-    private func paintIdle(_ model: ScreenModel) {
-        let state = model.pairing
+    private func paintIdle(_ idle: RegionContent.Idle) {
+        let state = idle.state
         let emblemColor = state.isConnected ? theme.good : theme.accent
         icon("emblem", Icons.phoneLink(), in: layout.idleIcon, color: emblemColor)
-        let labels = model.actions.map { model.locale.label($0, for: state) }
+        let labels = idle.actions.map { locale.label($0, for: state) }
         if !layout.idleHeadline.isEmpty {
-            text("headline", model.locale.state(state), in: layout.idleHeadline,
+            text("headline", locale.state(state), in: layout.idleHeadline,
                  TextStyle(size: px(34), weight: .bold, color: theme.text, alignment: .center))
         }
-        if let hint = model.hint, !layout.idleHint.isEmpty {
+        if let hint = idle.hint, !layout.idleHint.isEmpty {
             text("hint", hint, in: layout.idleHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         }
-        for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
-            let action = model.actions[i]
+        for (i, r) in layout.buttons.enumerated() where i < idle.actions.count {
+            let action = idle.actions[i]
             let bg: Color, fg: Color
             switch action {
             case .discover, .connect, .pairPhone: bg = theme.accent; fg = theme.onAccent
@@ -427,10 +414,10 @@ private final class RegionPainter {
         }
     }
 
-    private func paintPairing(_ model: ScreenModel) {
-        text("pairing-title", model.locale.text(.enterPasskey), in: layout.pairingTitle,
+    private func paintPairing(_ pairing: RegionContent.Pairing) {
+        text("pairing-title", locale.text(.enterPasskey), in: layout.pairingTitle,
              TextStyle(size: px(28), weight: .bold, color: theme.text, alignment: .center))
-        let key = model.passkey ?? ""
+        let key = pairing.passkey
         // Two groups of three digits with a gap, as large as fits.
         let b = Array(key.utf8)
         let first = String(decoding: b.prefix(3), as: UTF8.self)
@@ -451,11 +438,11 @@ private final class RegionPainter {
         x += w1 + gap
         let r2 = fonts.draw(second, x: x, baseline: baseline, size: size, weight: .bold, color: theme.text, on: canvas)
         record("passkey", key, box, r1.ink.union(r2.ink))
-        if let hint = model.hint {
+        if let hint = pairing.hint {
             text("hint", hint, in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
-        } else if let name = model.pairing.server {
-            text("hint", model.locale.text(.pairingWith, name), in: layout.pairingHint,
+        } else if let name = pairing.server {
+            text("hint", locale.text(.pairingWith, name), in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.secondary, alignment: .center))
         }
     }
