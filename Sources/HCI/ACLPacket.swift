@@ -25,11 +25,13 @@ public struct ACLPacket: Equatable {
     }
 
     public init?(body: [UInt8]) {
-        var r = ByteReader(body)
-        guard let header = r.u16(), let length = r.u16(), Int(length) == r.remainingCount else { return nil }
+        // Read in place (every received ACL packet passes here): the four
+        // header bytes, then one copy of the data.
+        guard body.count >= 4, Int(body[2]) | Int(body[3]) << 8 == body.count - 4 else { return nil }
+        let header = UInt16(body[0]) | UInt16(body[1]) << 8
         handle = ConnectionHandle(header & 0x0FFF)
         boundary = PacketBoundary(rawValue: UInt8((header >> 12) & 0x3)) ?? .continuing
-        data = Array(r.rest())
+        data = Array(body[4...])
     }
 
     public var packet: HCIPacket {
@@ -68,38 +70,58 @@ public struct ACLReassembler {
 
     /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
     public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
-        var buffer: [UInt8]
         if packet.boundary.startsFrame || packet.boundary == .complete {
-            if let stale = partial[packet.handle], !stale.isEmpty {
+            if let stale = partial.removeValue(forKey: packet.handle), !stale.isEmpty {
                 Log.warning("acl", "link \(packet.handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
                 droppedFrames += 1
             }
-            buffer = packet.data
-        } else {
-            guard let existing = partial[packet.handle] else {
-                Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
-                droppedFrames += 1
+            guard let expected = ACLReassembler.frameLength(packet.data) else {
+                partial[packet.handle] = packet.data
                 return nil
             }
-            buffer = existing
-            buffer.append(contentsOf: packet.data)
-        }
-        guard buffer.count >= 2 else {
-            partial[packet.handle] = buffer
+            // A frame in one packet (the usual case with Data Length
+            // Extension) is handed on as it came, never stored.
+            if packet.data.count >= expected {
+                return complete(packet.data, expected: expected, on: packet.handle)
+            }
+            // Room for the whole frame at once, so the fragments that
+            // follow are appended without the storage growing again.
+            var frame: [UInt8] = []
+            frame.reserveCapacity(expected)
+            frame.append(contentsOf: packet.data)
+            partial[packet.handle] = frame
             return nil
         }
-        let expected = Int(UInt16(buffer[0]) | UInt16(buffer[1]) << 8) + 4
-        if buffer.count < expected {
-            partial[packet.handle] = buffer
-            return nil
+        // The continuation is appended where the partial frame lies: taking
+        // it out and storing it back copied the whole frame per fragment.
+        let progress = partial.update(packet.handle) { frame -> (count: Int, expected: Int?) in
+            frame.append(contentsOf: packet.data)
+            return (frame.count, ACLReassembler.frameLength(frame))
         }
-        partial[packet.handle] = nil
-        if buffer.count > expected {
-            Log.warning("acl", "link \(packet.handle): L2CAP length says \(expected) bytes but fragments carried \(buffer.count); frame dropped")
+        guard let progress else {
+            Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
             droppedFrames += 1
             return nil
         }
-        return buffer
+        guard let expected = progress.expected, progress.count >= expected,
+              let frame = partial.removeValue(forKey: packet.handle) else { return nil }
+        return complete(frame, expected: expected, on: packet.handle)
+    }
+
+    /// The whole frame's length (L2CAP basic header included) once its
+    /// length field is in, nil before.
+    private static func frameLength(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        return Int(UInt16(bytes[0]) | UInt16(bytes[1]) << 8) + 4
+    }
+
+    private mutating func complete(_ frame: [UInt8], expected: Int, on handle: ConnectionHandle) -> [UInt8]? {
+        if frame.count > expected {
+            Log.warning("acl", "link \(handle): L2CAP length says \(expected) bytes but fragments carried \(frame.count); frame dropped")
+            droppedFrames += 1
+            return nil
+        }
+        return frame
     }
 
     /// Forgets a link's partial frame (the link is gone).
