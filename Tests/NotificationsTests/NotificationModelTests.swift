@@ -24,6 +24,20 @@ import Testing
         #expect(filter.kind(app: AppIdentifier("com.google.maps"), category: .other) == .navigation)
     }
 
+    @Test func caseIsIgnoredByteForByteOnlyInASCII() {
+        #expect(NotificationFilter.sameIgnoringCase("COM.Google.Maps", "com.google.maps"))
+        #expect(!NotificationFilter.sameIgnoringCase("com.google.Maps", "com.google.Map"))
+        #expect(!NotificationFilter.sameIgnoringCase("com.google.Map", "com.google.Maps"))
+        #expect(!NotificationFilter.sameIgnoringCase("com.google.Maps", "com.google.Mapz"))
+        // '@' and '`' are one bit away from 'A'-'Z' and 'a'-'z' but are not letters.
+        #expect(!NotificationFilter.sameIgnoringCase("a@", "a`"))
+        // Beyond ASCII, Unicode's lowercasing decides.
+        #expect(NotificationFilter.sameIgnoringCase("com.example.Ärzte", "com.example.ärzte"))
+        #expect(!NotificationFilter.sameIgnoringCase("com.example.Ärzte", "com.example.Arzte"))
+        let mixed = NotificationFilter(navigationApps: ["de.example.Straßen"])
+        #expect(mixed.kind(app: AppIdentifier("DE.EXAMPLE.straßen"), category: .other) == .navigation)
+    }
+
     @Test func theAppDecidesBeforeTheCategory() {
         // A music app's notification filed under Location is music.
         #expect(filter.kind(app: AppIdentifier("com.spotify.client"), category: .location) == .music)
