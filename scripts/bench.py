@@ -3,6 +3,9 @@ writes them with the machine and the date to BENCHMARKS.md.
 
     scripts/bench            # full: release builds, 1,000 notifications, 60 s idle -> BENCHMARKS.md
     scripts/bench --short    # CI: the same release builds, 100 notifications, 10 s idle -> out/bench/BENCHMARKS.md
+    scripts/bench --side-by-side [--bin-dir DIR]
+                             # only the side by side, its floor and its instructions, in one run
+                             # (to compare two builds): printed and written to out/bench/side-by-side.json
 
 Only release builds are measured, in both forms: a debug build's figures
 say nothing about the firmware and would only mislead.
@@ -29,6 +32,10 @@ import btsnoop_latency  # noqa: E402
 import side_by_side  # noqa: E402
 
 OUT = os.path.join(ROOT, "out", "bench")
+# The head unit's own instructions per notification, and its CPU per
+# notification as a multiple of the syscall floor of the same run (issue #25).
+INSTRUCTIONS_TARGET = 60_000
+FLOOR_TARGET = 2
 
 
 def say(text):
@@ -266,8 +273,9 @@ def rows(r, short):
     """(figure, value, target, verdict, source) for the table."""
     out = []
     p = r["pipeline"]
-    out.append(("Pipeline: instructions per notification", f"{p['instructions_per_notification']:,}", "—", "",
-                "pipeline-bench under callgrind"))
+    out.append(("Pipeline: instructions per notification", f"{p['instructions_per_notification']:,}",
+                f"≤ {INSTRUCTIONS_TARGET:,}", "pass" if p['instructions_per_notification'] <= INSTRUCTIONS_TARGET
+                else "miss", "pipeline-bench under callgrind"))
     out.append(("Pipeline: time per notification", f"{p['ns_per_notification'] / 1000:.1f} µs", "—", "",
                 f"pipeline-bench, median of {p['passes']} passes of {p['notifications']:,}"))
     out += hpke_rows(r)
@@ -328,10 +336,15 @@ def rows(r, short):
         out.append(("Side by side: the head unit's system calls for one notification, alone",
                     f"{floor['us_per_notification']:.1f} µs", "—", "",
                     "syscall-floor (3 sleeps in poll, 3 reads, 2 socket writes, 1 log line; median of 3 runs)"))
+        over = each / floor["us_per_notification"]
+        out.append(("Side by side: head unit CPU per notification over the floor", f"{over:.1f}×",
+                    f"≤ {FLOOR_TARGET}×", "pass" if over <= FLOOR_TARGET else "miss",
+                    "the two rows above, measured in the same run"))
     instructions = r.get("side_by_side_instructions")
     if instructions:
-        out.append(("Side by side: head unit instructions per notification (user space)",
-                    f"{instructions['instructions_per_notification']:,}", "—", "",
+        each_i = instructions['instructions_per_notification']
+        out.append(("Side by side: head unit instructions per notification (user space)", f"{each_i:,}",
+                    f"≤ {INSTRUCTIONS_TARGET:,}", "pass" if each_i <= INSTRUCTIONS_TARGET else "miss",
                     "callgrind over bursts of 100 and 400, the difference divided by 300"))
     h = s["headunit"]["cpu"]
     if "reads" in h:
@@ -563,6 +576,41 @@ OPTIMIZATIONS = [
 ]
 
 
+def side_by_side_only(args):
+    """The side by side with the Bumble client, the syscall floor and the
+    head unit's instructions per notification, measured in one run, for the
+    build in `--bin-dir` (default: release builds of this tree). Nothing
+    else runs and BENCHMARKS.md is left as it is."""
+    os.makedirs(OUT, exist_ok=True)
+    bin_dir = os.path.abspath(args.bin_dir) if args.bin_dir else build(["headunit", "syscall-floor"])
+    binary = os.path.join(bin_dir, "headunit")
+    count = args.notifications or 1000
+    r = {"machine": machine(), "bin_dir": bin_dir}
+    say(f"side by side with {count} notifications ({binary})")
+    r["side_by_side"] = asyncio.run(side_by_side.side_by_side(binary, os.path.join(OUT, "side-by-side"), count, 0))
+    for side in ("headunit", "bumble"):
+        burst = r["side_by_side"][side]["burst"]
+        burst.pop("uids", None)
+        if burst["consumer_count"] != count or burst["text_requests"] != count:
+            raise SystemExit(f"bench: {side} processed {burst['consumer_count']} of {count} notifications")
+    say("the side by side's floor: the head unit's system calls alone")
+    r["syscall_floor"] = syscall_floor(bin_dir, False)
+    say("side by side under callgrind: the head unit's instructions per notification")
+    r["side_by_side_instructions"] = side_by_side_instructions(binary, False)
+    output = args.output or os.path.join(OUT, "side-by-side.json")
+    with open(output, "w") as f:
+        json.dump(r, f, indent=1)
+    s = r["side_by_side"]
+    ours, peer = s["headunit"]["cpu"]["cpu_s"], s["bumble"]["cpu"]["cpu_s"]
+    floor = r["syscall_floor"]["us_per_notification"]
+    print(f"  head unit: {ours * 1e6 / count:.0f} µs CPU per notification "
+          f"({ours * 1e6 / count / floor:.1f}× the floor of {floor:.1f} µs), "
+          f"{r['side_by_side_instructions']['instructions_per_notification']:,} instructions")
+    print(f"  Bumble AncsClient: {peer * 1e6 / count:.0f} µs CPU per notification (ratio {peer / ours:.1f}×)")
+    say(f"wrote {os.path.relpath(output, ROOT)}")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", action="store_true", help="CI: small counts, written to out/bench/ (release builds as always)")
@@ -573,7 +621,12 @@ def main():
     parser.add_argument("--boot-image", help="image for --boot-test (default out/image/headunit-qemu-virt.img)")
     parser.add_argument("--boot-report", help="a boot-test report.json to read (default out/image/boot-test/)")
     parser.add_argument("--rewrite", action="store_true", help="only write the report again from out/bench/results.json (and --boot-report)")
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="only the side by side, its floor and its instructions (BENCHMARKS.md untouched)")
+    parser.add_argument("--bin-dir", help="with --side-by-side: the release build to measure (default: build this tree)")
     args = parser.parse_args()
+    if args.side_by_side:
+        return side_by_side_only(args)
     if args.rewrite:
         with open(os.path.join(OUT, "results.json")) as f:
             r = json.load(f)
