@@ -28,35 +28,23 @@ public struct NotificationFilter: Equatable {
     /// category is still navigation), then the category.
     public func kind(app: AppIdentifier?, category: CategoryID) -> NotificationKind {
         if let app {
-            if navigationApps.contains(where: { NotificationFilter.sameIgnoringCase($0, app.value) }) { return .navigation }
-            if musicApps.contains(where: { NotificationFilter.sameIgnoringCase($0, app.value) }) { return .music }
+            // This runs several times per notification, and an identifier
+            // usually comes spelt as configured: compared as it is first,
+            // lowercased (a copy of each string) only when that fails.
+            let id = app.value
+            var lowered: String?
+            func among(_ apps: [String]) -> Bool {
+                if apps.contains(id) { return true }
+                let l = lowered ?? id.lowercased()
+                lowered = l
+                return apps.contains { $0.lowercased() == l }
+            }
+            if among(navigationApps) { return .navigation }
+            if among(musicApps) { return .music }
         }
         if navigationCategories.contains(category) { return .navigation }
         if musicCategories.contains(category) { return .music }
         return .other
-    }
-
-    /// Equal without regard to case. Bundle identifiers are ASCII, and this
-    /// runs several times per notification: ASCII is compared byte by byte
-    /// (lowercased copies of both cost two allocations per comparison); a
-    /// string with anything else in it is compared lowercased.
-    static func sameIgnoringCase(_ a: String, _ b: String) -> Bool {
-        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
-        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
-        while true {
-            switch (x.next(), y.next()) {
-            case (nil, nil):
-                return true
-            case let (p?, q?) where p < 0x80 && q < 0x80:
-                // An ASCII prefix lowercases to itself, byte for byte.
-                if lower(p) != lower(q) { return false }
-            case let (p, q) where (p ?? 0) < 0x80 && (q ?? 0) < 0x80
-                && !a.utf8.contains(where: { $0 >= 0x80 }) && !b.utf8.contains(where: { $0 >= 0x80 }):
-                return false  // all ASCII, one longer than the other
-            default:
-                return a.lowercased() == b.lowercased()
-            }
-        }
     }
 
     public func kind(of notification: ANCSNotification) -> NotificationKind {

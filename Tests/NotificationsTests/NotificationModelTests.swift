@@ -24,18 +24,12 @@ import Testing
         #expect(filter.kind(app: AppIdentifier("com.google.maps"), category: .other) == .navigation)
     }
 
-    @Test func caseIsIgnoredByteForByteOnlyInASCII() {
-        #expect(NotificationFilter.sameIgnoringCase("COM.Google.Maps", "com.google.maps"))
-        #expect(!NotificationFilter.sameIgnoringCase("com.google.Maps", "com.google.Map"))
-        #expect(!NotificationFilter.sameIgnoringCase("com.google.Map", "com.google.Maps"))
-        #expect(!NotificationFilter.sameIgnoringCase("com.google.Maps", "com.google.Mapz"))
-        // '@' and '`' are one bit away from 'A'-'Z' and 'a'-'z' but are not letters.
-        #expect(!NotificationFilter.sameIgnoringCase("a@", "a`"))
-        // Beyond ASCII, Unicode's lowercasing decides.
-        #expect(NotificationFilter.sameIgnoringCase("com.example.Ärzte", "com.example.ärzte"))
-        #expect(!NotificationFilter.sameIgnoringCase("com.example.Ärzte", "com.example.Arzte"))
-        let mixed = NotificationFilter(navigationApps: ["de.example.Straßen"])
+    @Test func configuredIdentifiersMatchInAnyCase() {
+        let mixed = NotificationFilter(navigationApps: ["de.example.Straßen"], musicApps: ["com.example.Radio"])
+        #expect(mixed.kind(app: AppIdentifier("de.example.Straßen"), category: .other) == .navigation)
         #expect(mixed.kind(app: AppIdentifier("DE.EXAMPLE.straßen"), category: .other) == .navigation)
+        #expect(mixed.kind(app: AppIdentifier("COM.example.radio"), category: .other) == .music)
+        #expect(mixed.kind(app: AppIdentifier("de.example.Strassen"), category: .other) == .other)
     }
 
     @Test func theAppDecidesBeforeTheCategory() {
