@@ -78,7 +78,7 @@ public final class AMSClient {
     private var available: Set<AMSCharacteristic> = []
     private var queue: [Operation] = []
     private var inFlight: Operation?
-    private var actions = FIFO<AMSAction>()
+    @usableFromInline var actions = FIFO<AMSAction>()
     private var now = Instant.zero
     private var pendingEventAt: Instant?
 
@@ -87,7 +87,9 @@ public final class AMSClient {
         self.configuration = configuration
     }
 
-    public func pollAction() -> AMSAction? { actions.popFirst() }
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public func pollAction() -> AMSAction? { actions.popFirst() }
 
     // MARK: - Link life
 

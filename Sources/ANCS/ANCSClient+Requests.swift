@@ -78,18 +78,18 @@ extension ANCSClient {
     func command(for request: Request) -> ControlPointCommand? {
         switch request {
         case .identify(let uid):
-            guard entries[uid]?.stage == .identifying else { return nil }
+            guard stage(of: uid) == .identifying else { return nil }
             return .getNotificationAttributes(uid, [NotificationAttributeRequest(.appIdentifier)])
         case .text(let uid):
-            guard let entry = entries[uid], entry.stage == .wanted else { return nil }
-            return .getNotificationAttributes(uid, configuration.textRequest(flags: entry.notification.flags))
+            guard let i = entries.index(forKey: uid), entries.values[i].stage == .wanted else { return nil }
+            return .getNotificationAttributes(uid, configuration.textRequest(flags: entries.values[i].notification.flags))
         case .appName(let app):
             guard appNames.name(for: app) == nil else { return nil }
             return .getAppAttributes(app, [.displayName])
         case .probe:
             return .getNotificationAttributes(.probe, [NotificationAttributeRequest(.appIdentifier)])
         case .action(let uid, let action):
-            guard entries[uid] != nil else { return nil }
+            guard hasEntry(uid) else { return nil }
             return .performNotificationAction(uid, action)
         }
     }
@@ -130,25 +130,27 @@ extension ANCSClient {
     }
 
     func dataSourceFragment(_ bytes: [UInt8]) {
-        guard var flight = inFlight, var reassembler = flight.reassembler else {
+        guard inFlight?.reassembler != nil else {
             Log.info("ancs", "Data Source: \(bytes.count) bytes while no request waits for any; dropped")
             return
         }
-        let progress = reassembler.feed(bytes)
-        flight.reassembler = reassembler
+        // Fed where it lies: a copy of the flight taken out and stored back
+        // shared the reassembler's buffers, so each fragment copied them.
+        let progress = inFlight!.reassembler!.feed(bytes)
         switch progress {
         case .needMore:
-            inFlight = flight
+            break
         case .discarded(let reason):
-            Log.info("ancs", "Data Source: fragment dropped while waiting for \(flight.command): \(reason)")
-            inFlight = flight
+            Log.info("ancs", "Data Source: fragment dropped while waiting for \(inFlight!.command): \(reason)")
         case .malformed(let reason):
+            let request = inFlight!.request
             inFlight = nil
-            fail(flight.request, because: "malformed response: \(reason)")
+            fail(request, because: "malformed response: \(reason)")
         case .complete(let response):
+            let request = inFlight!.request
             inFlight = nil
             controlPointAnswered()
-            completed(flight.request, response)
+            completed(request, response)
         }
     }
 
@@ -177,7 +179,7 @@ extension ANCSClient {
     func completed(_ request: Request, _ response: DataSourceResponse) {
         switch request {
         case .identify(let uid):
-            guard entries[uid]?.stage == .identifying else { return }
+            guard stage(of: uid) == .identifying else { return }
             let app = response.value(of: NotificationAttributeID.appIdentifier.rawValue)
                 .map { AppIdentifier(String(decoding: $0, as: UTF8.self)) }
             changeEntry(uid) { entry in
@@ -200,7 +202,7 @@ extension ANCSClient {
                 }
             }
         case .text(let uid):
-            guard entries[uid]?.stage == .wanted else { return }
+            guard stage(of: uid) == .wanted else { return }
             changeEntry(uid) { entry in
                 fill(&entry.notification, from: response)
                 entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
@@ -293,10 +295,10 @@ extension ANCSClient {
         switch request {
         case .identify(let uid):
             Log.warning("ancs", "AppIdentifier of \(uid) not fetched: \(reason)")
-            if entries[uid]?.stage == .identifying { entries[uid]?.stage = .unidentified }
+            if stage(of: uid) == .identifying { entries[uid]?.stage = .unidentified }
         case .text(let uid):
             Log.warning("ancs", "text of \(uid) not fetched: \(reason)")
-            if entries[uid]?.stage == .wanted {
+            if stage(of: uid) == .wanted {
                 changeEntry(uid) { entry in
                     entry.stage = .textFailed
                     entry.refetch = false

@@ -94,7 +94,7 @@ public final class ANCSClient {
     var entries: [NotificationUID: Entry] = [:]
     var sequence = 0
     var now = Instant.zero
-    var actions = FIFO<ANCSAction>()
+    @usableFromInline var actions = FIFO<ANCSAction>()
 
     // Control Point queue (see ANCSClient+Requests.swift).
     var queue: [Request] = []
@@ -126,7 +126,9 @@ public final class ANCSClient {
         self.wantsText = wantsText
     }
 
-    public func pollAction() -> ANCSAction? {
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public func pollAction() -> ANCSAction? {
         actions.popFirst()
     }
 
@@ -503,7 +505,7 @@ public final class ANCSClient {
     // MARK: - Notification Source events
 
     func added(_ event: NotificationSourceEvent) {
-        if entries[event.uid] != nil {
+        if hasEntry(event.uid) {
             // Dedupe: the same UID twice in one session is one notification.
             Log.debug("ancs", "notification \(event.uid) added twice; kept once")
             changeEntry(event.uid) { update(&$0, from: event) }
@@ -518,7 +520,7 @@ public final class ANCSClient {
     }
 
     func modified(_ event: NotificationSourceEvent) {
-        guard entries[event.uid] != nil else {
+        guard hasEntry(event.uid) else {
             // Its Added was missed (or evicted): take it in as new.
             added(event)
             return
@@ -544,7 +546,7 @@ public final class ANCSClient {
     }
 
     func removed(_ event: NotificationSourceEvent) {
-        guard entries[event.uid] != nil else {
+        guard hasEntry(event.uid) else {
             Log.debug("ancs", "removal of unknown notification \(event.uid) ignored")
             return
         }
@@ -557,8 +559,19 @@ public final class ANCSClient {
     /// of its notification on each answer and each Notification Source
     /// event. `change` must not touch `entries` itself.
     func changeEntry(_ uid: NotificationUID, _ change: (inout Entry) -> Void) {
-        guard entries[uid] != nil else { return }
+        guard hasEntry(uid) else { return }
         change(&entries[uid]!)
+    }
+
+    /// Whether `uid` has an entry. Looked up by index: `entries[uid] != nil`
+    /// copied the entry out (retaining and releasing each of its strings)
+    /// only to compare it with nil, several times per notification.
+    func hasEntry(_ uid: NotificationUID) -> Bool { entries.index(forKey: uid) != nil }
+
+    /// The stage of `uid`'s entry, read where it lies (see `hasEntry`).
+    func stage(of uid: NotificationUID) -> Stage? {
+        guard let i = entries.index(forKey: uid) else { return nil }
+        return entries.values[i].stage
     }
 
     func update(_ entry: inout Entry, from event: NotificationSourceEvent) {

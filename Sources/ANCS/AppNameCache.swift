@@ -102,8 +102,9 @@ public struct AppNameCache: Equatable {
 /// The longest prefix of `text` that fits in `maxBytes` of UTF-8 without
 /// cutting a character in half.
 public func clampUTF8(_ text: String, maxBytes: Int) -> String {
+    // Most texts fit: counted before they are copied.
+    guard text.utf8.count > maxBytes else { return text }
     let utf8 = Array(text.utf8)
-    guard utf8.count > maxBytes else { return text }
     var end = max(0, maxBytes)
     // Back up over continuation bytes (10xxxxxx) to a character start.
     while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }

@@ -111,6 +111,7 @@ public struct DataSourceReassembler {
 
     public init(expecting expectation: DataSourceExpectation) {
         self.expectation = expectation
+        received.reserveCapacity(expectation.attributes.count)
     }
 
     /// True while part of a response has been taken in.
@@ -161,14 +162,23 @@ public struct DataSourceReassembler {
             if case .value(let id, let remaining) = stage {
                 // Take as much of the value as this fragment holds.
                 let available = min(remaining, fragment.endIndex - index)
-                partValue.append(contentsOf: fragment[index..<(index + available)])
+                let part = fragment[index..<(index + available)]
                 index += available
-                if available == remaining {
-                    received.append(DataSourceResponse.Attribute(id: id, value: partValue))
-                    partValue.removeAll(keepingCapacity: true)
+                if available < remaining {
+                    partValue.append(contentsOf: part)
+                    stage = .value(id: id, remaining: remaining - available)
+                } else if partValue.isEmpty {
+                    // The whole value in this fragment (the usual case):
+                    // copied once, straight into the response.
+                    received.append(DataSourceResponse.Attribute(id: id, value: Array(part)))
                     stage = .attributeID
                 } else {
-                    stage = .value(id: id, remaining: remaining - available)
+                    partValue.append(contentsOf: part)
+                    received.append(DataSourceResponse.Attribute(id: id, value: partValue))
+                    // The response keeps this buffer: the next value starts a
+                    // new one (clearing a shared buffer copies it first).
+                    partValue = []
+                    stage = .attributeID
                 }
                 continue
             }

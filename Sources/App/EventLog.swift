@@ -43,7 +43,7 @@ final class EventLog {
         fill(&j)
         guard holding else { return file.write(utf8: j.utf8Line) }
         if !held.isEmpty { held.append(0x0A) }
-        held.append(contentsOf: j.utf8Line)
+        j.appendLine(to: &held)
     }
 
     /// Runs `body` and writes the lines it emitted with one write(2) (a

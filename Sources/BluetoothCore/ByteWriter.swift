@@ -1,33 +1,34 @@
 /// Builds outgoing PDUs with the little-endian byte order every Bluetooth
-/// layer uses.
+/// layer uses. Inlinable, like `ByteReader`.
 public struct ByteWriter {
-    public private(set) var bytes: [UInt8]
+    @inlinable public var bytes: [UInt8] { storage }
+    @usableFromInline var storage: [UInt8]
 
-    public init(capacity: Int = 16) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+    @inlinable public init(capacity: Int = 16) {
+        storage = []
+        storage.reserveCapacity(capacity)
     }
 
-    public mutating func u8(_ value: UInt8) { bytes.append(value) }
+    @inlinable public mutating func u8(_ value: UInt8) { storage.append(value) }
 
-    public mutating func u16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+    @inlinable public mutating func u16(_ value: UInt16) {
+        storage.append(UInt8(truncatingIfNeeded: value))
+        storage.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
-    public mutating func u24(_ value: UInt32) {
-        for i in 0..<3 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+    @inlinable public mutating func u24(_ value: UInt32) {
+        for i in 0..<3 { storage.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
     }
 
-    public mutating func u32(_ value: UInt32) {
-        for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
+    @inlinable public mutating func u32(_ value: UInt32) {
+        for i in 0..<4 { storage.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(i)))) }
     }
 
-    public mutating func u64(_ value: UInt64) {
-        for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    @inlinable public mutating func u64(_ value: UInt64) {
+        for i in 0..<8 { storage.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
     }
 
-    public mutating func append<C: Collection>(_ data: C) where C.Element == UInt8 {
-        bytes.append(contentsOf: data)
+    @inlinable public mutating func append<C: Collection>(_ data: C) where C.Element == UInt8 {
+        storage.append(contentsOf: data)
     }
 }

@@ -62,6 +62,17 @@ public struct ConnectionTable<Value> {
         }
     }
 
+    /// Changes the value for `handle` where it lies in the array and
+    /// returns what `change` returns; nil when there is no value for
+    /// `handle`. The optional subscript's `_modify` moves the value out of
+    /// the array and back in (it must be able to remove it): on a hot path
+    /// that move costs more than the change.
+    @inlinable @discardableResult
+    public mutating func update<Result>(_ handle: ConnectionHandle, _ change: (inout Value) -> Result) -> Result? {
+        guard let i = index(of: handle) else { return nil }
+        return change(&storedValues[i])
+    }
+
     /// The value for `handle`, `defaultValue` where there is none yet.
     @inlinable public subscript(handle: ConnectionHandle, default defaultValue: @autoclosure () -> Value) -> Value {
         get { self[handle] ?? defaultValue() }

@@ -52,7 +52,18 @@ public struct JSONLine {
     public var line: String { String(decoding: utf8Line, as: UTF8.self) }
 
     /// The finished line as UTF-8, without a line break.
-    public var utf8Line: [UInt8] { bytes + [0x7D] }
+    public var utf8Line: [UInt8] {
+        var line = bytes
+        line.append(0x7D)  // }
+        return line
+    }
+
+    /// Appends the finished line (without a line break) to `out`, with no
+    /// array of its own in between.
+    public func appendLine(to out: inout [UInt8]) {
+        out.append(contentsOf: bytes)
+        out.append(0x7D)  // }
+    }
 
     /// Field names are the event log's own words, written in the source:
     /// plain ASCII with nothing to escape, copied as they are.

@@ -38,7 +38,7 @@ public final class GATTBearer {
         let kind: Kind
     }
     var outbox = FIFO<Outgoing>()
-    var events = FIFO<GATTBearerEvent>()
+    @usableFromInline var events = FIFO<GATTBearerEvent>()
 
     var indications = FIFO<(AttributeHandle, [UInt8])>()
     var indicationOutstanding: AttributeHandle?
@@ -63,7 +63,9 @@ public final class GATTBearer {
         return outgoing.bytes
     }
 
-    public func pollEvent() -> GATTBearerEvent? { events.popFirst() }
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public func pollEvent() -> GATTBearerEvent? { events.popFirst() }
 
     /// When `handleTimeout(now:)` must be called, or nil if nothing waits.
     public var nextDeadline: Instant? {

@@ -72,9 +72,17 @@ struct FoldedText {
 
     /// The original text from scalar `from` up to, not including, `to`.
     func original(_ from: Int, _ to: Int) -> String {
-        var out = ""
-        if from < to { out.unicodeScalars.append(contentsOf: scalars[from..<to]) }
-        return out
+        from < to ? FoldedText.string(scalars[from..<to]) : ""
+    }
+
+    /// A String of these scalars, built from their UTF-8: appending them to
+    /// a String's scalar view runs the standard library's generic append,
+    /// one scalar at a time, several times the cost.
+    static func string<C: Collection>(_ scalars: C) -> String where C.Element == Unicode.Scalar {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(scalars.count)
+        for u in scalars { encode(u.value, into: &utf8) }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     // MARK: - Folding one scalar

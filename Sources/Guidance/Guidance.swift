@@ -42,27 +42,36 @@ public struct Guidance: Equatable {
 
     /// The text without `range`, the seam tidied.
     static func cut(_ range: Range<Int>, from text: FoldedText) -> String {
-        tidy(text.original(0, range.lowerBound) + " " + text.original(range.upperBound, text.scalars.count))
+        var joined: [Unicode.Scalar] = []
+        joined.reserveCapacity(text.scalars.count + 1)
+        joined.append(contentsOf: text.scalars[..<range.lowerBound])
+        joined.append(" ")
+        joined.append(contentsOf: text.scalars[range.upperBound...])
+        return tidy(joined)
     }
 
+    /// Trimmed at both ends: spaces and the separator marks that join a
+    /// distance to the rest ("· ", " - ", ",", ":", "、").
+    private static let separators: [UInt32] = [0x20, 0x2C, 0x3A, 0x2D, 0xB7, 0x2013, 0x2014, 0x2022, 0x7C, 0xA0, 0x3001,
+                                               0xFF0C, 0x60C]
+
     /// Collapses runs of spaces and trims spaces and separator marks at
-    /// both ends ("· ", " - ", ",", ":", "、").
-    static func tidy(_ s: String) -> String {
-        let separators: [UInt32] = [0x20, 0x2C, 0x3A, 0x2D, 0xB7, 0x2013, 0x2014, 0x2022, 0x7C, 0xA0, 0x3001, 0xFF0C, 0x60C]
+    /// both ends.
+    static func tidy(_ text: [Unicode.Scalar]) -> String {
         var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.count)
         var lastSpace = false
-        for u in s.unicodeScalars {
+        for u in text {
             let space = u.value == 0x20 || u.value == 0xA0
             if space && lastSpace { continue }
             if (u.value == 0x2C || u.value == 0x2E), let l = scalars.last, l.value == 0x20 { scalars.removeLast() }
             scalars.append(space ? " " : u)
             lastSpace = space
         }
-        while let f = scalars.first, separators.contains(f.value) { scalars.removeFirst() }
-        while let l = scalars.last, separators.contains(l.value) { scalars.removeLast() }
-        var out = ""
-        out.unicodeScalars.append(contentsOf: scalars)
-        return out
+        var start = 0, end = scalars.count
+        while start < end, separators.contains(scalars[start].value) { start += 1 }
+        while end > start, separators.contains(scalars[end - 1].value) { end -= 1 }
+        return FoldedText.string(scalars[start..<end])
     }
 }
 

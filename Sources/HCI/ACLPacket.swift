@@ -25,11 +25,13 @@ public struct ACLPacket: Equatable {
     }
 
     public init?(body: [UInt8]) {
-        var r = ByteReader(body)
-        guard let header = r.u16(), let length = r.u16(), Int(length) == r.remainingCount else { return nil }
+        // Read in place (every received ACL packet passes here): the four
+        // header bytes, then one copy of the data.
+        guard body.count >= 4, Int(body[2]) | Int(body[3]) << 8 == body.count - 4 else { return nil }
+        let header = UInt16(body[0]) | UInt16(body[1]) << 8
         handle = ConnectionHandle(header & 0x0FFF)
         boundary = PacketBoundary(rawValue: UInt8((header >> 12) & 0x3)) ?? .continuing
-        data = Array(r.rest())
+        data = Array(body[4...])
     }
 
     public var packet: HCIPacket {
@@ -72,39 +74,55 @@ public struct ACLFrameAssembly {
 
     /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
     public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
-        var buffer: [UInt8]
         if packet.boundary.startsFrame || packet.boundary == .complete {
             if let stale = partial, !stale.isEmpty {
                 Log.warning("acl", "link \(packet.handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
                 droppedFrames += 1
             }
             partial = nil
-            buffer = packet.data
-        } else {
-            guard var existing = partial else {
-                Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
-                droppedFrames += 1
+            guard let expected = ACLFrameAssembly.frameLength(packet.data) else {
+                partial = packet.data
                 return nil
             }
-            partial = nil // the only reference: appending copies nothing
-            existing.append(contentsOf: packet.data)
-            buffer = existing
-        }
-        guard buffer.count >= 2 else {
-            partial = buffer
+            // A frame in one packet (the usual case with Data Length
+            // Extension) is handed on as it came, never stored.
+            if packet.data.count >= expected {
+                return complete(packet.data, expected: expected, on: packet.handle)
+            }
+            // Room for the whole frame at once, so the fragments that
+            // follow are appended without the storage growing again.
+            var frame: [UInt8] = []
+            frame.reserveCapacity(expected)
+            frame.append(contentsOf: packet.data)
+            partial = frame
             return nil
         }
-        let expected = Int(UInt16(buffer[0]) | UInt16(buffer[1]) << 8) + 4
-        if buffer.count < expected {
-            partial = buffer
-            return nil
-        }
-        if buffer.count > expected {
-            Log.warning("acl", "link \(packet.handle): L2CAP length says \(expected) bytes but fragments carried \(buffer.count); frame dropped")
+        guard partial != nil else {
+            Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
             droppedFrames += 1
             return nil
         }
-        return buffer
+        // Appended where the partial frame lies: no copy of the whole frame per fragment.
+        partial!.append(contentsOf: packet.data)
+        guard let frame = partial, let expected = ACLFrameAssembly.frameLength(frame), frame.count >= expected else { return nil }
+        partial = nil
+        return complete(frame, expected: expected, on: packet.handle)
+    }
+
+    /// The whole frame's length (L2CAP basic header included) once its
+    /// length field is in, nil before.
+    private static func frameLength(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        return Int(UInt16(bytes[0]) | UInt16(bytes[1]) << 8) + 4
+    }
+
+    private mutating func complete(_ frame: [UInt8], expected: Int, on handle: ConnectionHandle) -> [UInt8]? {
+        if frame.count > expected {
+            Log.warning("acl", "link \(handle): L2CAP length says \(expected) bytes but fragments carried \(frame.count); frame dropped")
+            droppedFrames += 1
+            return nil
+        }
+        return frame
     }
 }
 

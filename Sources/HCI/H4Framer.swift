@@ -41,7 +41,13 @@ public struct H4Framer {
     /// they complete. (No array of packets per read: the receive path
     /// takes them one at a time.)
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
+        // Reached through generic code from other modules, where appending
+        // a Collection runs the standard library's unspecialised loop, one
+        // element at a time through its witness table: contiguous bytes
+        // (every transport's) are copied in one piece instead.
+        if bytes.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: bytes)
+        }
     }
 
     /// The next complete packet, or nil when what is left is incomplete.

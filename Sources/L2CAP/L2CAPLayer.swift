@@ -16,7 +16,7 @@ public struct L2CAPLayer {
     public static let signalingMTU = 23
 
     public private(set) var links = ConnectionTable<L2CAPLink>()
-    var events = FIFO<L2CAPEvent>()
+    @usableFromInline var events = FIFO<L2CAPEvent>()
     var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
     var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
@@ -36,7 +36,9 @@ public struct L2CAPLayer {
         pendingUpdates[handle] = nil
     }
 
-    public mutating func pollEvent() -> L2CAPEvent? { events.popFirst() }
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public mutating func pollEvent() -> L2CAPEvent? { events.popFirst() }
 
     /// Wraps a payload for a fixed channel into a basic frame for HCI.
     public mutating func send(_ payload: [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {

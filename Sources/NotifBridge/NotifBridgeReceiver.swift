@@ -28,7 +28,7 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     /// When the key file was last asked for: while a replaced generation's
     /// grace runs it is written at least every `KeyRing.graceWriteInterval`.
     private var lastStoreAt: Instant?
-    private var outputs = FIFO<NotifBridgeOutput>()
+    @usableFromInline var outputs = FIFO<NotifBridgeOutput>()
     /// Receipts waiting for each `storeKeys` to be confirmed, in order.
     private var pendingStores = FIFO<[ReceiptID]>()
 
@@ -51,7 +51,9 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
 
     // MARK: output
 
-    public func pollOutput() -> NotifBridgeOutput? { outputs.popFirst() }
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public func pollOutput() -> NotifBridgeOutput? { outputs.popFirst() }
 
     public var nextDeadline: Instant? {
         earliest(readinessAt, earliest(inbox.nextExpiry, earliest(keyRing.nextExpiry, nextGraceWrite)))

@@ -28,9 +28,19 @@ public struct NotificationFilter: Equatable {
     /// category is still navigation), then the category.
     public func kind(app: AppIdentifier?, category: CategoryID) -> NotificationKind {
         if let app {
-            let id = app.value.lowercased()
-            if navigationApps.contains(where: { $0.lowercased() == id }) { return .navigation }
-            if musicApps.contains(where: { $0.lowercased() == id }) { return .music }
+            // This runs several times per notification, and an identifier
+            // usually comes spelt as configured: compared as it is first,
+            // lowercased (a copy of each string) only when that fails.
+            let id = app.value
+            var lowered: String?
+            func among(_ apps: [String]) -> Bool {
+                if apps.contains(id) { return true }
+                let l = lowered ?? id.lowercased()
+                lowered = l
+                return apps.contains { $0.lowercased() == l }
+            }
+            if among(navigationApps) { return .navigation }
+            if among(musicApps) { return .music }
         }
         if navigationCategories.contains(category) { return .navigation }
         if musicCategories.contains(category) { return .music }

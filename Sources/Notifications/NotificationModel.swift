@@ -35,7 +35,7 @@ public final class NotificationModel {
     public private(set) var droppedCounts: [CategoryID: Int] = [:]
     /// Bumped on every change of what is shown, for the screen to redraw.
     public private(set) var revision = 0
-    private var events = FIFO<NotificationEvent>()
+    @usableFromInline var events = FIFO<NotificationEvent>()
     private var reader = GuidanceReader()
 
     public init(filter: NotificationFilter = NotificationFilter()) {
@@ -74,7 +74,9 @@ public final class NotificationModel {
         (0...CategoryID.entertainment.rawValue).map { droppedCounts[CategoryID($0)] ?? 0 }
     }
 
-    public func pollEvent() -> NotificationEvent? { events.popFirst() }
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call (see `FIFO`).
+    @inlinable public func pollEvent() -> NotificationEvent? { events.popFirst() }
 
     /// Takes every ANCS event (or, `from: .notifBridge`, the same events
     /// for forwarded notifications); the ones that do not concern the model are ignored.

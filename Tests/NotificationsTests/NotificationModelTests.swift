@@ -24,6 +24,14 @@ import Testing
         #expect(filter.kind(app: AppIdentifier("com.google.maps"), category: .other) == .navigation)
     }
 
+    @Test func configuredIdentifiersMatchInAnyCase() {
+        let mixed = NotificationFilter(navigationApps: ["de.example.Straßen"], musicApps: ["com.example.Radio"])
+        #expect(mixed.kind(app: AppIdentifier("de.example.Straßen"), category: .other) == .navigation)
+        #expect(mixed.kind(app: AppIdentifier("DE.EXAMPLE.straßen"), category: .other) == .navigation)
+        #expect(mixed.kind(app: AppIdentifier("COM.example.radio"), category: .other) == .music)
+        #expect(mixed.kind(app: AppIdentifier("de.example.Strassen"), category: .other) == .other)
+    }
+
     @Test func theAppDecidesBeforeTheCategory() {
         // A music app's notification filed under Location is music.
         #expect(filter.kind(app: AppIdentifier("com.spotify.client"), category: .location) == .music)
