@@ -1,6 +1,6 @@
 import Graphics
 import Guidance
-import NavigationNotifier
+import ScreenValues
 
 /// What one region of the screen shows, read out of the model in one
 /// place (`RegionContent.of`). A region's painter is handed this value and

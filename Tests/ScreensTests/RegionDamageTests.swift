@@ -1,6 +1,6 @@
 import Testing
 import Graphics
-import NavigationNotifier
+import ScreenValues
 @testable import Screens
 
 /// Changing any field a region draws damages that region: every field of
