@@ -19,10 +19,16 @@ import Testing
     struct Sample: CustomStringConvertible {
         var notifications: Int
         var rssKB: Int
+        /// Open descriptors other than font files.
         var fds: Int
+        /// Font files open, and how many distinct files they are.
+        var fontFds: Int
+        var fontFiles: Int
         var caches: String
 
-        var description: String { "\(notifications) notifications: VmRSS \(rssKB) kB, \(fds) fds, \(caches)" }
+        var description: String {
+            "\(notifications) notifications: VmRSS \(rssKB) kB, \(fds) fds and \(fontFds) fonts, \(caches)"
+        }
     }
 
     static func sample(_ unit: RunningHeadUnit, after notifications: Int) throws -> Sample {
@@ -35,15 +41,27 @@ import Testing
             throw TestFailure("no VmRSS in /proc/\(pid)/status")
         }
         // A frame or state file being written holds a descriptor for a
-        // moment: the fewest of a few looks is what stays open.
-        var fds = Int.max
-        for _ in 0..<5 {
-            fds = min(fds, try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count)
-            usleep(20_000)
+        // moment (longer on a loaded machine): the fewest of ten looks over
+        // a second is what stays open. A script font is open while
+        // something on screen is drawn with it (docs/FONTS.md), so fonts are
+        // counted apart: they come and go with the screen, but one file is
+        // never open twice.
+        var fds = Int.max, fontFds = 0, fontFiles = 0
+        for _ in 0..<10 {
+            let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+            let fonts = names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+                .filter { $0.hasSuffix(".ttf") || $0.hasSuffix(".ttc") || $0.hasSuffix(".otf") }
+            if names.count - fonts.count < fds {
+                fds = names.count - fonts.count
+                fontFds = fonts.count
+                fontFiles = Set(fonts).count
+            }
+            usleep(100_000)
         }
         unit.type("status")
         let caches = unit.console.next(timeout: 5) { $0.hasPrefix("caches:") } ?? "caches: ?"
-        return Sample(notifications: notifications, rssKB: rss, fds: fds, caches: String(caches.dropFirst("caches: ".count)))
+        return Sample(notifications: notifications, rssKB: rss, fds: fds, fontFds: fontFds, fontFiles: fontFiles,
+                      caches: String(caches.dropFirst("caches: ".count)))
     }
 
     /// `name N/M` pairs of a caches line, e.g. "app names 3/128" → ("app names", 3, 128).
@@ -101,6 +119,7 @@ import Testing
         #expect(unanswered == 0, "the head unit did not ask about \(unanswered) notifications")
         #expect(peak - baseline.rssKB <= 1024, "resident memory grew by \(peak - baseline.rssKB) kB after the warm-up")
         #expect(samples.allSatisfy { $0.fds == baseline.fds }, "open descriptors changed: \(samples.map(\.fds))")
+        #expect(samples.allSatisfy { $0.fontFds == $0.fontFiles }, "a font file open twice: \(samples)")
         for s in samples {
             let figures = Self.bounded(s.caches)
             #expect(figures.count >= 3, "no cache figures in '\(s.caches)'")
