@@ -280,12 +280,15 @@ public final class HeadUnitCore {
                 perform(action, now: now)
                 progressed = true
             }
-            progressed = pumpNotifBridge(now: now) || progressed
-            for link in links.values {
+            // Links come and go only with the host's events, handled above:
+            // the rest of the pass walks one list of them.
+            let phones = links.values
+            progressed = pumpNotifBridge(phones, now: now) || progressed
+            for link in phones {
                 progressed = pumpBearer(of: link, now: now) || progressed
             }
-            progressed = pumpAppleServices(now: now) || progressed
-            for link in links.values {
+            progressed = pumpAppleServices(phones, now: now) || progressed
+            for link in phones {
                 guard let sm = link.security else { continue }
                 while let output = sm.pollOutput() {
                     progressed = true
