@@ -108,6 +108,8 @@ public final class Host {
     /// Inlinable, like the other layers' polls: the core polls it on every
     /// pass, and mostly finds it empty.
     @inlinable public func pollEvent() -> HostEvent? { events.popFirst() }
+    /// Whether `pollEvent` has anything.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
 
     /// When the host next needs `handleTimeout`.
     public var nextDeadline: Instant? {
