@@ -21,6 +21,10 @@ public struct ConnectionTable<Value> {
     @inlinable public var count: Int { storedKeys.count }
     @inlinable public var isEmpty: Bool { storedKeys.isEmpty }
 
+    /// Whether there is a value for `handle`. `self[handle] != nil` copies
+    /// the value out first (retaining what it holds) only to drop it.
+    @inlinable public func contains(_ handle: ConnectionHandle) -> Bool { index(of: handle) != nil }
+
     @inlinable
     func index(of handle: ConnectionHandle) -> Int? {
         var i = 0

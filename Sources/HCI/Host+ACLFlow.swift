@@ -8,11 +8,13 @@ extension Host {
     /// Queues a complete L2CAP frame for a link; it is cut to the
     /// controller's ACL size and sent as buffers free up.
     public func sendL2CAP(_ frame: [UInt8], on handle: ConnectionHandle) {
-        guard connections[handle] != nil else {
+        // `update` changes the link's entry where it lies; the optional
+        // subscript would move it out of the table and back in.
+        let fragments = ACLPacket.fragments(of: frame, handle: handle, maxLength: controller.aclDataLength)
+        guard connections.update(handle, { $0.queue(fragments) }) != nil else {
             Log.debug("hci", "frame for link \(handle), which is gone; dropped")
             return
         }
-        connections[handle]?.queue(ACLPacket.fragments(of: frame, handle: handle, maxLength: controller.aclDataLength))
         pumpACL()
     }
 
@@ -32,7 +34,7 @@ extension Host {
             if aclNext >= connections.count { aclNext = 0 }
             let handle = connections.keys[aclNext]
             aclNext += 1
-            guard let packet = connections[handle]?.takeACLPacket() else {
+            guard let packet = connections.update(handle, { $0.takeACLPacket() }) ?? nil else {
                 idle += 1
                 continue
             }
@@ -45,7 +47,7 @@ extension Host {
     /// Number Of Completed Packets: the controller's buffers free again.
     func packetsCompleted(_ entries: [(ConnectionHandle, UInt16)]) {
         for (handle, count) in entries {
-            guard let returned = connections[handle]?.completed(Int(count)) else {
+            guard let returned = connections.update(handle, { $0.completed(Int(count)) }) else {
                 if count > 0 {
                     Log.warning("hci", "controller completed \(count) packets on \(handle) but only 0 were in flight")
                 }
@@ -58,11 +60,11 @@ extension Host {
 
     /// An ACL packet from the controller: a fragment of the peer's frame.
     func receive(_ acl: ACLPacket) {
-        guard connections[acl.handle] != nil else {
+        guard let pushed = connections.update(acl.handle, { $0.reassembly.push(acl) }) else {
             Log.debug("hci", "ACL data for unknown link \(acl.handle) dropped")
             return
         }
-        if let frame = connections[acl.handle]?.reassembly.push(acl) {
+        if let frame = pushed {
             emit(.l2capFrame(handle: acl.handle, frame: frame))
         }
     }

@@ -44,7 +44,7 @@ public final class Host {
     /// Packets dropped because they could not be decoded.
     public var malformedPacketsDropped: Int { malformedLog.total }
     private var outgoing = FIFO<HCIPacket>()
-    private var events = FIFO<HostEvent>()
+    @usableFromInline var events = FIFO<HostEvent>()
 
     var commands: CommandFlow
     /// Free ACL buffers in the controller (LE Read Buffer Size's count at first).
@@ -105,7 +105,11 @@ public final class Host {
         return outgoing.popFirst()
     }
 
-    public func pollEvent() -> HostEvent? { events.popFirst() }
+    /// Inlinable, like the other layers' polls: the core polls it on every
+    /// pass, and mostly finds it empty.
+    @inlinable public func pollEvent() -> HostEvent? { events.popFirst() }
+    /// Whether `pollEvent` has anything.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
 
     /// When the host next needs `handleTimeout`.
     public var nextDeadline: Instant? {

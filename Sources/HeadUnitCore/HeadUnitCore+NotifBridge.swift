@@ -60,10 +60,10 @@ extension HeadUnitCore {
     /// Moves the phone's writes into the receiver and its indications onto
     /// the link; key files to the shell, events into the model. True when
     /// anything happened.
-    func pumpNotifBridge(now: Instant) -> Bool {
+    func pumpNotifBridge(_ phones: [PhoneLink], now: Instant) -> Bool {
         guard let notifBridge else { return false }
         var outputs: [NotifBridgeOutput] = []
-        for link in links.values {
+        for link in phones {
             if let bridge = link.notifBridge {
                 outputs += bridge.pump(link.bearer, now: now)
             } else {

@@ -50,9 +50,9 @@ extension HeadUnitCore {
 
     /// Moves ANCS/AMS actions to GATT and their events to the event log
     /// (the link gave ANCS's to the model). True when anything happened.
-    func pumpAppleServices(now: Instant) -> Bool {
+    func pumpAppleServices(_ phones: [PhoneLink], now: Instant) -> Bool {
         var progressed = false
-        for link in links.values {
+        for link in phones {
             guard let s = link.appleServices else { continue }
             while let action = s.ancs.pollAction() {
                 progressed = true

@@ -121,6 +121,12 @@ public final class HeadUnitCore {
     public func receive(_ bytes: [UInt8], now: Instant) {
         clock.now = now
         host.receive(bytes, now: now)
+        // Every input ends in a pump that runs until nothing moves, so every
+        // layer's queues are empty here, and bytes reach only the host: when
+        // they gave it no event (a fragment of a longer frame, the
+        // controller's count of completed packets), a pass would find
+        // nothing. About half of a notification's reads are such.
+        guard host.hasEvents else { return }
         pump()
     }
 
@@ -280,12 +286,15 @@ public final class HeadUnitCore {
                 perform(action, now: now)
                 progressed = true
             }
-            progressed = pumpNotifBridge(now: now) || progressed
-            for link in links.values {
+            // Links come and go only with the host's events, handled above:
+            // the rest of the pass walks one list of them.
+            let phones = links.values
+            progressed = pumpNotifBridge(phones, now: now) || progressed
+            for link in phones {
                 progressed = pumpBearer(of: link, now: now) || progressed
             }
-            progressed = pumpAppleServices(now: now) || progressed
-            for link in links.values {
+            progressed = pumpAppleServices(phones, now: now) || progressed
+            for link in phones {
                 guard let sm = link.security else { continue }
                 while let output = sm.pollOutput() {
                     progressed = true
