@@ -41,7 +41,7 @@ def a_patch_file() -> bytes:
         with open(path, 'rb') as f:
             return f.read()
     records = b''
-    for address in range(0x00210000, 0x00210000 + 4 * 200, 200):
+    for address in range(0x00210000, 0x00210000 + 40 * 200, 200):
         body = struct.pack('<I', address) + bytes(range(200))
         records += struct.pack('<HB', broadcom.WRITE_RAM, len(body)) + body
     return records + struct.pack('<HB', broadcom.LAUNCH_RAM, 4) + struct.pack('<I', 0xFFFFFFFF)
