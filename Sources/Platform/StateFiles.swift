@@ -23,7 +23,9 @@ public final class StateFiles: StateStorage {
         }
     }
 
-    public func read(_ name: String, limit: Int = 64 * 1024) -> [UInt8]? {
+    public func read(_ name: String) -> [UInt8]? { read(name, limit: 64 * 1024) }
+
+    public func read(_ name: String, limit: Int) -> [UInt8]? {
         let fd = nn_open(path(name), O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         defer { FileDescriptor.close(fd) }

@@ -12,12 +12,13 @@ public protocol StateStorage: AnyObject {
     /// Creates the place the files go, if it is not there.
     func prepare() throws(SystemError)
     func read(_ name: String, limit: Int) -> [UInt8]?
+    /// `read(_:limit:)` with the usual 64 KiB limit. A requirement, not a
+    /// protocol extension: Embedded Swift cannot call an extension's
+    /// generic body on an existential (`any StateStorage`), and the
+    /// firmware trapped there at start.
+    func read(_ name: String) -> [UInt8]?
     /// Replaces `name` with `bytes`, or throws and leaves the old file as it was.
     func write(_ name: String, _ bytes: [UInt8]) throws(SystemError)
     func remove(_ name: String) throws(SystemError)
     func list() -> [String]
-}
-
-extension StateStorage {
-    public func read(_ name: String) -> [UInt8]? { read(name, limit: 64 * 1024) }
 }

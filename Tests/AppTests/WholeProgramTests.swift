@@ -201,6 +201,7 @@ final class MemoryFiles: StateStorage {
     func path(_ name: String) -> String { directory + "/" + name }
     func prepare() throws(SystemError) {}
     func read(_ name: String, limit: Int) -> [UInt8]? { files[name] }
+    func read(_ name: String) -> [UInt8]? { files[name] }
     func write(_ name: String, _ bytes: [UInt8]) throws(SystemError) { files[name] = bytes }
     func remove(_ name: String) throws(SystemError) { files[name] = nil }
     func list() -> [String] { files.keys.sorted() }
