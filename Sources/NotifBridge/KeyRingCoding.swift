@@ -157,11 +157,15 @@ extension KeyRing {
             }
             guard let cleared = r.u8(), let clearedBits = r.u64() else { throw .truncated }
             guard cleared <= 1 else { throw .invalid("removeAll flag \(cleared)") }
+            // A time that is not a number never equals itself: replay checks
+            // against it would never match, so a file holding one is damaged.
+            guard cleared == 0 || Double(bitPattern: clearedBits).isFinite else { throw .invalid("removeAll time") }
             guard let ledgerCount = r.u16() else { throw .truncated }
             guard Int(ledgerCount) <= NotificationLedger.capacity else { throw .invalid("\(ledgerCount) ledger entries") }
             var entries: [(IdentityDigest, Double)] = []
             for _ in 0..<ledgerCount {
                 guard let digest = r.bytes(IdentityDigest.length).flatMap(IdentityDigest.init), let bits = r.u64() else { throw .truncated }
+                guard Double(bitPattern: bits).isFinite else { throw .invalid("ledger time") }
                 entries.append((digest, Double(bitPattern: bits)))
             }
             ledger.restore(clearedAt: cleared == 1 ? Double(bitPattern: clearedBits) : nil, entries: entries)

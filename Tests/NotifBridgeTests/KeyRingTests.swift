@@ -104,6 +104,14 @@ final class KeyRingTests: XCTestCase {
         XCTAssertEqual(refusal(tooMany + sha256(tooMany).prefix(8)), .invalid("9 prepared keys"))
         let truncatedBody = Array(good[0..<40])
         XCTAssertEqual(refusal(truncatedBody + sha256(truncatedBody).prefix(8)), .truncated)
+        // A time that is not a number (it never equals itself, so replay
+        // checks could not match it), with a valid checksum.
+        let nan = Array(withUnsafeBytes(of: Double.nan.bitPattern.littleEndian) { Array($0) })
+        let noneBefore: [UInt8] = Array("NBKR".utf8) + [2, 0, 0, 0]
+        let nanLedger = noneBefore + [0] + [UInt8](repeating: 0, count: 8) + [1, 0] + [UInt8](repeating: 7, count: 16) + nan + [0, 0]
+        XCTAssertEqual(refusal(nanLedger + sha256(nanLedger).prefix(8)), .invalid("ledger time"))
+        let nanRemoveAll = noneBefore + [1] + nan + [0, 0, 0, 0]
+        XCTAssertEqual(refusal(nanRemoveAll + sha256(nanRemoveAll).prefix(8)), .invalid("removeAll time"))
     }
 
     /// A version 1 file (the format before replays were stored): read, its
