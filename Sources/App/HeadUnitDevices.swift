@@ -6,7 +6,6 @@ import Graphics
 import HCI
 import Input
 import Platform
-import Screens
 
 /// What the head unit runs on, each a class-bound protocol so a test can
 /// put fakes and a virtual clock in place of the Linux devices (which live
