@@ -123,7 +123,7 @@ public enum ATTPDU: Hashable {
 
     /// The PDU's bytes, opcode first.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 8)
+        var w = ByteWriter(capacity: encodedCapacity)
         w.u8(opcode.rawValue)
         switch self {
         case .errorResponse(let request, let handle, let error):
@@ -194,6 +194,26 @@ public enum ATTPDU: Hashable {
             break
         }
         return w.bytes
+    }
+}
+
+extension ATTPDU {
+    /// Room for the encoded PDU in one allocation: the PDUs sent on every
+    /// notification (Write Requests to the ANCS Control Point) carry a
+    /// value longer than a small default, and growing the array costs a
+    /// second allocation and a copy.
+    var encodedCapacity: Int {
+        switch self {
+        case .writeRequest(_, let value), .writeCommand(_, let value), .handleValueNotification(_, let value),
+             .handleValueIndication(_, let value), .findByTypeValueRequest(_, _, let value):
+            return 7 + value.count
+        case .readResponse(let value), .readBlobResponse(let value), .readMultipleResponse(let value):
+            return 1 + value.count
+        case .prepareWriteRequest(_, _, let value), .prepareWriteResponse(_, _, let value):
+            return 5 + value.count
+        default:
+            return 32
+        }
     }
 }
 

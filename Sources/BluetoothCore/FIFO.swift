@@ -1,17 +1,39 @@
-/// A first-in first-out queue with O(1) amortized push and pop, for the
-/// event and transmit queues every sans-I/O layer keeps between calls.
+/// A first-in first-out queue, for the event and transmit queues every
+/// sans-I/O layer keeps between calls: a ring of slots that grows when
+/// full and is otherwise reused, so a queue in steady use allocates and
+/// frees nothing (it used to empty its array each time it ran dry, a call
+/// into the standard library and a walk over the slots to destroy them).
 /// Inlinable so that each layer gets a version specialised for its element
 /// type instead of the generic one (which looks up type metadata on every call).
 public struct FIFO<Element> {
-    @usableFromInline var items: [Element] = []
+    /// Free slots hold nil: `popFirst` moves an element out instead of
+    /// copying it, so what it hands on is not shared with the queue (no
+    /// retain and release per element, and an array handed on can be
+    /// changed in place without being copied first).
+    @usableFromInline var slots: [Element?] = []
+    /// The first element's slot, and how many follow it (wrapping around).
     @usableFromInline var head = 0
+    @usableFromInline var storedCount = 0
 
     @inlinable public init() {}
 
-    @inlinable public var isEmpty: Bool { head >= items.count }
-    @inlinable public var count: Int { items.count - head }
+    @inlinable public var isEmpty: Bool { storedCount == 0 }
+    @inlinable public var count: Int { storedCount }
 
-    @inlinable public mutating func append(_ element: Element) { items.append(element) }
+    /// Consuming: the element is moved into its slot, not copied there
+    /// and the caller's copy released.
+    @inlinable public mutating func append(_ element: consuming Element) {
+        if storedCount == slots.count { grow() }
+        var tail = head + storedCount
+        if tail >= slots.count { tail -= slots.count }
+        // A free slot holds nil, which owns nothing: the element is written
+        // over it without destroying it first. (Assigning destroyed the
+        // nil through the standard library's generic Optional, a call of
+        // some fifty instructions per element.)
+        var moving: Element? = consume element
+        slots.withUnsafeMutableBufferPointer { $0.baseAddress.unsafelyUnwrapped.advanced(by: tail).initialize(to: moving.take()) }
+        storedCount += 1
+    }
 
     /// The core polls every layer's queues on each pass, most of them
     /// empty: the test for empty is inlined into each layer's poll function,
@@ -19,28 +41,39 @@ public struct FIFO<Element> {
     /// nil into a temporary that the poll function then copied out whole,
     /// 257 bytes for the largest element type.)
     @inlinable @inline(__always) public mutating func popFirst() -> Element? {
-        guard head < items.count else { return nil }
+        guard storedCount > 0 else { return nil }
         return takeFirst()
     }
 
-    @inlinable mutating func takeFirst() -> Element {
-        let element = items[head]
-        head += 1
-        // Drop consumed slots once they dominate, so memory stays bounded.
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32 && head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
+    @inlinable mutating func takeFirst() -> Element? {
+        let first = head
+        let element = slots.withUnsafeMutableBufferPointer { slots -> Element? in
+            let slot = slots.baseAddress.unsafelyUnwrapped.advanced(by: first)
+            defer { slot.initialize(to: nil) }
+            return slot.move()
         }
+        head += 1
+        if head == slots.count { head = 0 }
+        storedCount -= 1
         return element
     }
 
-    @inlinable public var first: Element? { head < items.count ? items[head] : nil }
+    /// Twice the slots (at least four), the elements moved to the front in order.
+    @inlinable mutating func grow() {
+        var larger: [Element?] = []
+        larger.reserveCapacity(max(4, slots.count * 2))
+        while storedCount > 0 { larger.append(takeFirst()) }
+        storedCount = larger.count
+        while larger.count < larger.capacity { larger.append(nil) }
+        slots = larger
+        head = 0
+    }
+
+    @inlinable public var first: Element? { storedCount > 0 ? slots[head] : nil }
 
     @inlinable public mutating func removeAll() {
-        items.removeAll()
+        slots = []
         head = 0
+        storedCount = 0
     }
 }

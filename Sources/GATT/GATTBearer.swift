@@ -103,7 +103,11 @@ public final class GATTBearer {
     // MARK: input
 
     /// One ATT PDU from L2CAP.
-    public func receive(_ bytes: [UInt8]) {
+    public func receive(_ bytes: [UInt8]) { receive(bytes[...]) }
+
+    /// One ATT PDU from L2CAP, read where it lies in its L2CAP frame: the
+    /// value of a notification is the one copy made of it.
+    public func receive(_ bytes: ArraySlice<UInt8>) {
         guard !isClosed else {
             Log.debug("gatt", "ATT PDU on closed bearer \(handle) dropped")
             return
@@ -130,7 +134,7 @@ public final class GATTBearer {
         }
     }
 
-    private func receiveMTURequest(_ bytes: [UInt8]) {
+    private func receiveMTURequest(_ bytes: ArraySlice<UInt8>) {
         guard case .exchangeMTURequest(let clientRxMTU)? = try? ATTPDU.decode(bytes) else {
             outbox.append(Outgoing(bytes: ATTPDU.errorResponse(request: .exchangeMTURequest, handle: .invalid, error: .invalidPDU).encode(), kind: .plain))
             return
@@ -148,7 +152,7 @@ public final class GATTBearer {
         events.append(.mtuChanged(negotiated))
     }
 
-    private func receiveResponse(_ bytes: [UInt8], _ op: AttributeOpcode) {
+    private func receiveResponse(_ bytes: ArraySlice<UInt8>, _ op: AttributeOpcode) {
         guard let procedure = active, let sent = activeOpcode else {
             Log.warning("gatt", "\(op) on \(handle) answers nothing outstanding; dropped")
             return
@@ -188,25 +192,23 @@ public final class GATTBearer {
         }
     }
 
-    private func receiveValue(_ bytes: [UInt8], _ op: AttributeOpcode) {
-        let handleOfValue: AttributeHandle
-        let value: [UInt8]
-        let isIndication: Bool
-        switch try? ATTPDU.decode(bytes) {
-        case .handleValueNotification(let h, let v)?:
-            (handleOfValue, value, isIndication) = (h, v, false)
-        case .handleValueIndication(let h, let v)?:
-            (handleOfValue, value, isIndication) = (h, v, true)
-        default:
+    private func receiveValue(_ bytes: ArraySlice<UInt8>, _ op: AttributeOpcode) {
+        // Opcode, handle, value (Core Vol 3 Part F 3.4.7.1-2), read in
+        // place: the value is copied once, into the event, with no PDU
+        // value made on the way.
+        var r = ByteReader(bytes)
+        guard r.skip(1), let handleOfValue = r.u16().map(AttributeHandle.init) else {
             Log.warning("gatt", "malformed \(op) on \(handle) dropped")
             return
         }
+        let value = Array(r.rest())
+        let isIndication = op == .handleValueIndication
         // Confirm first: the server may not send another indication until then.
         if isIndication { outbox.append(Outgoing(bytes: ATTPDU.handleValueConfirmation.encode(), kind: .plain)) }
         events.append(.valueReceived(handleOfValue, value, isIndication: isIndication))
     }
 
-    private func receiveConfirmation(_ bytes: [UInt8]) {
+    private func receiveConfirmation(_ bytes: ArraySlice<UInt8>) {
         guard bytes.count == 1 else {
             Log.warning("gatt", "malformed confirmation on \(handle) dropped")
             return

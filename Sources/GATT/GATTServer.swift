@@ -141,7 +141,10 @@ public struct GATTServer {
 
     /// Answers one request or command (Exchange MTU is the bearer's).
     /// Returns the response PDU, or nil when none is due (commands).
-    public mutating func respond(to bytes: [UInt8], mtu: Int) -> [UInt8]? {
+    public mutating func respond(to bytes: [UInt8], mtu: Int) -> [UInt8]? { respond(to: bytes[...], mtu: mtu) }
+
+    /// The same for a PDU where it lies in its L2CAP frame.
+    public mutating func respond(to bytes: ArraySlice<UInt8>, mtu: Int) -> [UInt8]? {
         guard let first = bytes.first else { return nil }
         let op = AttributeOpcode(first)
         // ATT_MTU bounds every PDU, both ways (Core Vol 3 Part F 3.2.8). A

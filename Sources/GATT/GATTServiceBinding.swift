@@ -106,7 +106,7 @@ public final class GATTServiceBinding {
 
     /// The value handles subscribed to, by characteristic, from the moment
     /// the CCCD write is asked for (values may come before its answer).
-    private var subscribed: [AttributeHandle: BluetoothUUID] = [:]
+    private var subscribed = SubscribedValues()
     /// CCCD writes under way: a failed one stops routing its values.
     private var subscribing: [GATTRequestID: AttributeHandle] = [:]
 
@@ -124,7 +124,7 @@ public final class GATTServiceBinding {
     /// The characteristic of this service subscribed to at `valueHandle`,
     /// for routing a `.valueReceived` event; nil when it is not one.
     public func characteristic(notifiedAt valueHandle: AttributeHandle) -> BluetoothUUID? {
-        subscribed.isEmpty ? nil : subscribed[valueHandle]
+        subscribed[valueHandle]
     }
 
     /// Drops the handles found: the peer's database changed (Service
@@ -329,5 +329,35 @@ public final class GATTServiceBinding {
         let operations = waiting
         waiting = []
         for operation in operations { run(operation, lookup) }
+    }
+}
+
+/// The value handles a binding subscribed to, with their characteristics.
+/// A service has a few, and every value the peer notifies is looked up
+/// here: a scan of a short array, where a dictionary hashed the handle.
+private struct SubscribedValues {
+    private var handles: [AttributeHandle] = []
+    private var characteristics: [BluetoothUUID] = []
+
+    subscript(valueHandle: AttributeHandle) -> BluetoothUUID? {
+        get {
+            guard let i = handles.firstIndex(of: valueHandle) else { return nil }
+            return characteristics[i]
+        }
+        set {
+            let i = handles.firstIndex(of: valueHandle)
+            switch (i, newValue) {
+            case let (i?, characteristic?):
+                characteristics[i] = characteristic
+            case let (i?, nil):
+                handles.remove(at: i)
+                characteristics.remove(at: i)
+            case let (nil, characteristic?):
+                handles.append(valueHandle)
+                characteristics.append(characteristic)
+            case (nil, nil):
+                break
+            }
+        }
     }
 }

@@ -25,16 +25,28 @@ public struct ACLPacket: Equatable {
     }
 
     public init?(body: [UInt8]) {
-        // Read in place (every received ACL packet passes here): the four
-        // header bytes, then one copy of the data.
-        guard body.count >= 4, Int(body[2]) | Int(body[3]) << 8 == body.count - 4 else { return nil }
-        let header = UInt16(body[0]) | UInt16(body[1]) << 8
-        handle = ConnectionHandle(header & 0x0FFF)
-        boundary = PacketBoundary(rawValue: UInt8((header >> 12) & 0x3)) ?? .continuing
-        data = Array(body[4...])
+        guard case let (handle, boundary)? = ACLPacket.header(of: body[...]) else { return nil }
+        self.init(handle: handle, boundary: boundary, data: Array(body.dropFirst(4)))
     }
 
-    public var packet: HCIPacket {
+    /// The header's fields of an ACL packet's body, read where it lies
+    /// (every received ACL packet passes here); nil when the length field
+    /// disagrees with the bytes. The data is the body after 4 bytes. (Not
+    /// an optional holding the data too: destroying such an optional costs
+    /// a call through the standard library's generic Optional, about 90
+    /// instructions a packet.)
+    static func header(of body: ArraySlice<UInt8>) -> (ConnectionHandle, PacketBoundary)? {
+        let at = body.startIndex
+        guard body.count >= 4, Int(body[at + 2]) | Int(body[at + 3]) << 8 == body.count - 4 else { return nil }
+        let header = UInt16(body[at]) | UInt16(body[at + 1]) << 8
+        return (ConnectionHandle(header & 0x0FFF), PacketBoundary(rawValue: UInt8((header >> 12) & 0x3)) ?? .continuing)
+    }
+
+    public var packet: HCIPacket { ACLPacket.packet(handle: handle, boundary: boundary, data: data[...]) }
+
+    /// The HCI packet of one fragment, written straight from the frame it
+    /// is cut from (one array per packet sent).
+    static func packet(handle: ConnectionHandle, boundary: PacketBoundary, data: ArraySlice<UInt8>) -> HCIPacket {
         var w = ByteWriter(capacity: 4 + data.count)
         w.u16(handle.value | UInt16(boundary.rawValue) << 12)
         w.u16(UInt16(data.count))
@@ -42,18 +54,26 @@ public struct ACLPacket: Equatable {
         return HCIPacket(type: .aclData, body: w.bytes)
     }
 
+    /// Cuts a frame of `count` bytes into fragments of at most `maxLength`
+    /// bytes: `fragment` gets each one's range and boundary flag, in order
+    /// (one, empty, for an empty frame).
+    static func cut(length count: Int, maxLength: Int, _ fragment: (Range<Int>, PacketBoundary) -> Void) {
+        let size = max(1, maxLength)
+        var offset = 0
+        repeat {
+            let end = min(count, offset + size)
+            fragment(offset..<end, offset == 0 ? .firstNonFlushable : .continuing)
+            offset = end
+        } while offset < count
+    }
+
     /// Cuts a complete L2CAP frame into ACL packets no larger than the
     /// controller's LE ACL data length.
     public static func fragments(of frame: [UInt8], handle: ConnectionHandle, maxLength: Int) -> [ACLPacket] {
-        let size = max(1, maxLength)
         var packets: [ACLPacket] = []
-        var offset = 0
-        repeat {
-            let end = min(frame.count, offset + size)
-            packets.append(ACLPacket(handle: handle, boundary: offset == 0 ? .firstNonFlushable : .continuing,
-                                     data: Array(frame[offset..<end])))
-            offset = end
-        } while offset < frame.count
+        cut(length: frame.count, maxLength: maxLength) { range, boundary in
+            packets.append(ACLPacket(handle: handle, boundary: boundary, data: Array(frame[range])))
+        }
         return packets
     }
 }
@@ -74,49 +94,60 @@ public struct ACLFrameAssembly {
 
     /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
     public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
-        if packet.boundary.startsFrame || packet.boundary == .complete {
+        push(packet.data[...], boundary: packet.boundary, on: packet.handle).map { Array($0) }
+    }
+
+    /// Feeds one ACL packet's data, read where it lies (the host's receive
+    /// path hands the data in the H4 framer's buffer). A frame that came
+    /// in one packet is handed on where it lies, not copied; one that came
+    /// in several is put together once, in the array whose slice is
+    /// handed on.
+    mutating func push(_ data: ArraySlice<UInt8>, boundary: PacketBoundary, on handle: ConnectionHandle) -> ArraySlice<UInt8>? {
+        if boundary.startsFrame || boundary == .complete {
             if let stale = partial, !stale.isEmpty {
-                Log.warning("acl", "link \(packet.handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
+                Log.warning("acl", "link \(handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
                 droppedFrames += 1
             }
             partial = nil
-            guard let expected = ACLFrameAssembly.frameLength(packet.data) else {
-                partial = packet.data
+            guard let expected = ACLFrameAssembly.frameLength(data) else {
+                partial = Array(data)
                 return nil
             }
             // A frame in one packet (the usual case with Data Length
-            // Extension) is handed on as it came, never stored.
-            if packet.data.count >= expected {
-                return complete(packet.data, expected: expected, on: packet.handle)
+            // Extension) is handed on at once, never stored.
+            if data.count >= expected {
+                return complete(data, expected: expected, on: handle)
             }
             // Room for the whole frame at once, so the fragments that
             // follow are appended without the storage growing again.
             var frame: [UInt8] = []
             frame.reserveCapacity(expected)
-            frame.append(contentsOf: packet.data)
+            frame.append(contentsOf: data)
             partial = frame
             return nil
         }
         guard partial != nil else {
-            Log.warning("acl", "link \(packet.handle): continuation fragment without a start; dropped \(packet.data.count) bytes")
+            Log.warning("acl", "link \(handle): continuation fragment without a start; dropped \(data.count) bytes")
             droppedFrames += 1
             return nil
         }
         // Appended where the partial frame lies: no copy of the whole frame per fragment.
-        partial!.append(contentsOf: packet.data)
-        guard let frame = partial, let expected = ACLFrameAssembly.frameLength(frame), frame.count >= expected else { return nil }
+        partial!.append(contentsOf: data)
+        guard let frame = partial, let expected = ACLFrameAssembly.frameLength(frame[...]), frame.count >= expected else { return nil }
         partial = nil
-        return complete(frame, expected: expected, on: packet.handle)
+        return complete(frame[...], expected: expected, on: handle)
     }
 
     /// The whole frame's length (L2CAP basic header included) once its
     /// length field is in, nil before.
-    private static func frameLength(_ bytes: [UInt8]) -> Int? {
+    private static func frameLength(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard bytes.count >= 2 else { return nil }
-        return Int(UInt16(bytes[0]) | UInt16(bytes[1]) << 8) + 4
+        return Int(UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8) + 4
     }
 
-    private mutating func complete(_ frame: [UInt8], expected: Int, on handle: ConnectionHandle) -> [UInt8]? {
+    /// The frame, or nil (and a log line) when its fragments carried more
+    /// than its length says.
+    private mutating func complete(_ frame: ArraySlice<UInt8>, expected: Int, on handle: ConnectionHandle) -> ArraySlice<UInt8>? {
         if frame.count > expected {
             Log.warning("acl", "link \(handle): L2CAP length says \(expected) bytes but fragments carried \(frame.count); frame dropped")
             droppedFrames += 1

@@ -48,7 +48,10 @@ public enum HCIEvent: Equatable {
     /// Decodes an event packet body (event code, length, parameters). Returns
     /// nil when the length byte disagrees with the packet or a known event is
     /// too short: the caller logs and drops it.
-    public init?(body: [UInt8]) {
+    public init?(body: [UInt8]) { self.init(body: body[...]) }
+
+    /// The same, read where the body lies (in the H4 framer's buffer).
+    public init?(body: ArraySlice<UInt8>) {
         var r = ByteReader(body)
         guard let code = r.u8(), let length = r.u8(), Int(length) == r.remainingCount else { return nil }
         switch code {

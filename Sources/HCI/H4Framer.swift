@@ -40,7 +40,15 @@ public struct H4Framer {
     /// Appends bytes from the transport; `next()` hands out the packets
     /// they complete. (No array of packets per read: the receive path
     /// takes them one at a time.)
+    public mutating func append(_ bytes: [UInt8]) {
+        // The core's way in: an array, copied in one piece without going
+        // through the generic path below.
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        compact()
         // Reached through generic code from other modules, where appending
         // a Collection runs the standard library's unspecialised loop, one
         // element at a time through its witness table: contiguous bytes
@@ -52,9 +60,18 @@ public struct H4Framer {
 
     /// The next complete packet, or nil when what is left is incomplete.
     public mutating func next() -> HCIPacket? {
-        if let packet = nextPacket() { return packet }
-        compact()
-        return nil
+        guard let packet = nextInPlace() else { return nil }
+        return HCIPacket(type: packet.type, body: Array(packet.body))
+    }
+
+    /// The next complete packet where it lies in the framer's buffer: the
+    /// host's receive path reads it there instead of copying each packet
+    /// into an array of its own, and hands a frame that came in one ACL
+    /// packet on as a slice of it. Let go of the body before appending
+    /// again, or the append copies the buffer.
+    mutating func nextInPlace() -> (type: HCIPacketType, body: ArraySlice<UInt8>)? {
+        guard let found = nextPacket() else { return nil }
+        return (found.type, buffer[found.body])
     }
 
     /// Appends bytes from the transport and returns every packet now complete.
@@ -74,7 +91,8 @@ public struct H4Framer {
         droppedRun = 0
     }
 
-    private mutating func nextPacket() -> HCIPacket? {
+    /// The type and the body's place in `buffer` of the next complete packet.
+    private mutating func nextPacket() -> (type: HCIPacketType, body: Range<Int>)? {
         while start < buffer.count {
             guard let type = HCIPacketType(rawValue: buffer[start]), type != .command else {
                 // A controller never sends commands; treat that like any
@@ -101,25 +119,31 @@ public struct H4Framer {
             case .command: payloadLength = Int(buffer[h + 2])
             }
             guard available >= header + payloadLength else { return nil }
-            let body = Array(buffer[h..<(h + header + payloadLength)])
-            start = h + header + payloadLength
+            let body = h..<(h + header + payloadLength)
+            start = body.upperBound
             if droppedRun > 0 {
                 Log.warning("h4", "stream back in sync after \(droppedRun) dropped bytes")
                 droppedRun = 0
             }
-            return HCIPacket(type: type, body: body)
+            return (type, body)
         }
         return nil
     }
 
+    /// Drops the bytes taken once they pass 4 KiB, not on every read: a
+    /// call into the standard library per read cost more than the few
+    /// KiB kept. Called when bytes are appended, not when the last packet
+    /// is taken: the receive path hands frames on as slices of the buffer,
+    /// let go of by the time the next bytes come, so the buffer is changed
+    /// in place instead of copied.
     private mutating func compact() {
+        guard start >= 4096 else { return }
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 4096 {
+        } else {
             buffer.removeFirst(start)
-            start = 0
         }
+        start = 0
     }
 }
 

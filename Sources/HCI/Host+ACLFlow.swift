@@ -10,8 +10,8 @@ extension Host {
     public func sendL2CAP(_ frame: [UInt8], on handle: ConnectionHandle) {
         // `update` changes the link's entry where it lies; the optional
         // subscript would move it out of the table and back in.
-        let fragments = ACLPacket.fragments(of: frame, handle: handle, maxLength: controller.aclDataLength)
-        guard connections.update(handle, { $0.queue(fragments) }) != nil else {
+        let maxLength = controller.aclDataLength
+        guard connections.update(handle, { $0.queue(frame, maxLength: maxLength) }) != nil else {
             Log.debug("hci", "frame for link \(handle), which is gone; dropped")
             return
         }
@@ -40,7 +40,7 @@ extension Host {
             }
             idle = 0
             aclCredits -= 1
-            transmit(packet.packet)
+            transmit(packet)
         }
     }
 
@@ -58,14 +58,15 @@ extension Host {
         pumpACL()
     }
 
-    /// An ACL packet from the controller: a fragment of the peer's frame.
-    func receive(_ acl: ACLPacket) {
-        guard let pushed = connections.update(acl.handle, { $0.reassembly.push(acl) }) else {
-            Log.debug("hci", "ACL data for unknown link \(acl.handle) dropped")
+    /// An ACL packet's data from the controller: a fragment of the peer's
+    /// frame, read where it lies in the framer's buffer.
+    func receiveACL(_ data: ArraySlice<UInt8>, boundary: PacketBoundary, on handle: ConnectionHandle) {
+        guard let pushed = connections.update(handle, { $0.reassembly.push(data, boundary: boundary, on: handle) }) else {
+            Log.debug("hci", "ACL data for unknown link \(handle) dropped")
             return
         }
         if let frame = pushed {
-            emit(.l2capFrame(handle: acl.handle, frame: frame))
+            emit(.l2capFrame(handle: handle, frame: frame))
         }
     }
 }

@@ -2,21 +2,23 @@ import BluetoothCore
 
 /// The controller's packets, decoded and routed to the job they concern.
 extension Host {
-    func receive(_ packet: HCIPacket) {
-        packetObserver?(packet, .received)
-        switch packet.type {
+    /// One packet's type and body, as it lies in the framer's buffer: an
+    /// array of its own is made only for a trace.
+    func receive(_ type: HCIPacketType, _ body: ArraySlice<UInt8>) {
+        if let packetObserver { packetObserver(HCIPacket(type: type, body: Array(body)), .received) }
+        switch type {
         case .event:
-            guard let event = HCIEvent(body: packet.body) else {
-                return dropMalformed("event dropped: \(hexString(packet.body.prefix(32)))")
+            guard let event = HCIEvent(body: body) else {
+                return dropMalformed("event dropped: \(hexString(body.prefix(32)))")
             }
             handle(event)
         case .aclData:
-            guard let acl = ACLPacket(body: packet.body) else {
+            guard case let (handle, boundary)? = ACLPacket.header(of: body) else {
                 return dropMalformed("ACL packet dropped (length field disagrees)")
             }
-            receive(acl)
+            receiveACL(body.dropFirst(4), boundary: boundary, on: handle)
         default:
-            Log.debug("hci", "ignoring packet of type \(packet.type.rawValue)")
+            Log.debug("hci", "ignoring packet of type \(type.rawValue)")
         }
     }
 

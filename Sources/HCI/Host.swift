@@ -95,7 +95,19 @@ public final class Host {
     public func receive<C: Collection>(_ bytes: C, now: Instant) where C.Element == UInt8 {
         self.now = now
         framer.append(bytes)
-        while let packet = framer.next() { receive(packet) }
+        receiveFramed()
+    }
+
+    /// The same for an array (the core's way in), without the generic path.
+    public func receive(_ bytes: [UInt8], now: Instant) {
+        self.now = now
+        framer.append(bytes)
+        receiveFramed()
+    }
+
+    /// Each packet the framer has, read where it lies in its buffer.
+    private func receiveFramed() {
+        while let packet = framer.nextInPlace() { receive(packet.type, packet.body) }
     }
 
     /// The next packet to write to the transport, or nil when there is none.

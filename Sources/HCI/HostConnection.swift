@@ -8,8 +8,9 @@ import BluetoothCore
 /// (`Host.linkGone`), so nothing of a link outlives it.
 struct HostConnection {
     var link: Link
-    /// Our ACL packets waiting for a controller buffer, oldest first.
-    var aclQueue = FIFO<ACLPacket>()
+    /// Our ACL packets waiting for a controller buffer, oldest first,
+    /// written as they will be sent.
+    var aclQueue = FIFO<HCIPacket>()
     /// Our ACL packets in the controller's buffers: Number Of Completed
     /// Packets returns them, and the link's end returns them all.
     var aclInFlight = 0
@@ -18,12 +19,18 @@ struct HostConnection {
 
     init(_ link: Link) { self.link = link }
 
-    mutating func queue(_ fragments: [ACLPacket]) {
-        for fragment in fragments { aclQueue.append(fragment) }
+    /// Cuts an L2CAP frame into ACL packets of at most `maxLength` bytes
+    /// of data and queues them: each packet is written once, straight
+    /// from the frame.
+    mutating func queue(_ frame: [UInt8], maxLength: Int) {
+        let handle = link.handle
+        ACLPacket.cut(length: frame.count, maxLength: maxLength) { range, boundary in
+            aclQueue.append(ACLPacket.packet(handle: handle, boundary: boundary, data: frame[range]))
+        }
     }
 
     /// The next queued packet, counted in flight; nil when none waits.
-    mutating func takeACLPacket() -> ACLPacket? {
+    mutating func takeACLPacket() -> HCIPacket? {
         guard let packet = aclQueue.popFirst() else { return nil }
         aclInFlight += 1
         return packet

@@ -14,8 +14,12 @@ public enum HostEvent: Equatable {
     case disconnected(handle: ConnectionHandle, reason: HCIStatus)
     case connectionUpdated(handle: ConnectionHandle, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
     case dataLengthChanged(handle: ConnectionHandle, maxTxOctets: UInt16, maxRxOctets: UInt16)
-    /// A complete L2CAP frame (basic header included), reassembled from ACL fragments.
-    case l2capFrame(handle: ConnectionHandle, frame: [UInt8])
+    /// A complete L2CAP frame (basic header included), reassembled from ACL
+    /// fragments: where it lies in the host's receive buffer when it came
+    /// in one ACL packet, so it is not copied on its way to L2CAP and ATT
+    /// (a slice holds that buffer until it is let go of, a few hundred
+    /// bytes to a few KiB).
+    case l2capFrame(handle: ConnectionHandle, frame: ArraySlice<UInt8>)
     case encryptionChanged(handle: ConnectionHandle, status: HCIStatus, enabled: Bool)
     case encryptionKeyRefreshed(handle: ConnectionHandle, status: HCIStatus)
     case longTermKeyRequest(handle: ConnectionHandle, random: UInt64, ediv: UInt16)

@@ -54,18 +54,23 @@ public struct L2CAPLayer {
     }
 
     /// One complete basic frame from HCI.
-    public mutating func receive(_ frame: [UInt8], on handle: ConnectionHandle) {
+    public mutating func receive(_ frame: [UInt8], on handle: ConnectionHandle) { receive(frame[...], on: handle) }
+
+    /// One complete basic frame from HCI, where it lies: the ATT payload
+    /// is handed on as a slice of it.
+    public mutating func receive(_ frame: ArraySlice<UInt8>, on handle: ConnectionHandle) {
         guard let link = links[handle] else {
             Log.warning("l2cap", "frame on unknown link \(handle) dropped")
             return
         }
-        guard let (channel, payload) = BasicFrame.decode(frame) else {
+        guard let channel = BasicFrame.channel(of: frame) else {
             Log.warning("l2cap", "malformed frame on \(handle) dropped: length field disagrees with \(frame.count) bytes")
             return
         }
+        let payload = frame.dropFirst(BasicFrame.headerLength)
         switch channel {
         case .att:
-            events.append(.att(handle, Array(payload)))
+            events.append(.att(handle, payload))
         case .smp:
             events.append(.smp(handle, Array(payload)))
         case .leSignaling:

@@ -66,7 +66,7 @@ import ScriptedPeers
             let pb: PacketBoundary = i == 0 ? .firstFlushable : .continuing
             host.receive(ACLPacket(handle: handle, boundary: pb, data: data).packet.h4Bytes, now: .zero)
         }
-        #expect(events(host) == [.l2capFrame(handle: handle, frame: f)])
+        #expect(events(host) == [.l2capFrame(handle: handle, frame: f[...])])
     }
 
     @Test func frameLongerThanItsHeaderSaysIsDropped() {

@@ -72,7 +72,7 @@ enum ACLL2CAPTarget {
         while let event = l2cap.pollEvent() {
             switch event {
             case .att(let h, let payload):
-                invariant(h == packet.handle && channel == 0x0004 && payload == Array(frame[4...]), "ATT payload altered or misrouted")
+                invariant(h == packet.handle && channel == 0x0004 && Array(payload) == Array(frame[4...]), "ATT payload altered or misrouted")
             case .smp(let h, let payload):
                 invariant(h == packet.handle && channel == 0x0006 && payload == Array(frame[4...]), "SMP payload altered or misrouted")
             case .transmit(let h, let out):

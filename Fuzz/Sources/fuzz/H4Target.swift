@@ -160,7 +160,8 @@ enum H4Target {
 
     static func drain(_ host: Host, now: Instant, kinds: inout AdvertisingKinds) {
         while let event = host.pollEvent() {
-            if case .l2capFrame(_, let frame) = event {
+            if case .l2capFrame(_, let slice) = event {
+                let frame = Array(slice)
                 invariant(frame.count >= 4 && frame.count == 4 + le16(frame, 0),
                           "reassembled frame of \(frame.count) bytes disagrees with its L2CAP length")
             }
