@@ -37,6 +37,7 @@ extension HeadUnitCore {
         // Until the security manager has checked the key size, nothing that
         // needs encryption is served.
         links[handle]?.bearer.server.linkEncrypted = false
+        l2cap.setLinkEncrypted(handle, false)
         guard status.isSuccess else {
             sm.encryptionFailed(status: status.code, now: clock.now)
             return
@@ -134,6 +135,7 @@ extension HeadUnitCore {
             Log.info("smp", "link to \(server ?? "the phone") encrypted (\(linkSecurity.bonded ? "bonded" : "not bonded"))")
             emit(.encrypted(server: server, bonded: linkSecurity.bonded))
             link.bearer.server.linkEncrypted = true
+            l2cap.setLinkEncrypted(link.handle, true)
             if linkSecurity.bonded { restoreClientState(of: link) }
             passkeyEnded(on: link)
             becameThePhone(link, now: now)

@@ -66,6 +66,8 @@ public final class HeadUnitCore {
     var accessory: Accessory?
     /// Events, state writes and console lines for the shell.
     private var outbox = CoreOutbox()
+    /// GhostDrop's L2CAP channel: its SPSM and what arrives on it.
+    public internal(set) var ghostDrop = GhostDropChannel()
 
     /// One line for the driver about something to do on the phone, in the
     /// screen's language when drawn, in English in the `error` event.
@@ -104,6 +106,7 @@ public final class HeadUnitCore {
             host.setIdentityAddress(identity)
         }
         bondsChanged()
+        publishChannels()
         Log.info("headunit", "client name \(stored.clientName), remembered server \(pairing.rememberedServer ?? "none")")
         emit(.state(pairing.state))
     }
@@ -321,6 +324,7 @@ public final class HeadUnitCore {
             while let answer = l2cap.pollParameterUpdateAnswer() {
                 Log.debug("l2cap", "parameter update on \(answer.handle): \(answer.outcome)")
             }
+            progressed = pumpChannels() || progressed
         }
     }
 

@@ -1,8 +1,9 @@
 import BluetoothCore
 
-/// L2CAP for LE-U links, sans-I/O. It owns no dynamic channels: it routes
-/// the fixed ATT and SMP channels to their layers and answers the LE
-/// signaling channel itself.
+/// L2CAP for LE-U links, sans-I/O. It routes the fixed ATT and SMP
+/// channels to their layers, answers the LE signaling channel itself and
+/// runs the LE credit based channels of the services published on it
+/// (`L2CAPLayer+CreditBased.swift`).
 ///
 /// Inputs: `linkConnected`, `linkDisconnected`, `receive(frame:on:)` (complete
 /// basic frames from HCI), `send(_:on:channel:)` (payloads from ATT and SMP).
@@ -20,6 +21,7 @@ public struct L2CAPLayer {
     var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
     var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
+    var creditBased = CreditBasedChannels()
 
     public init() {}
 
@@ -34,6 +36,7 @@ public struct L2CAPLayer {
         links[handle] = nil
         // A request on a link that is gone answers nothing.
         pendingUpdates[handle] = nil
+        creditBasedLinkGone(handle)
     }
 
     /// Inlinable: the core polls on every pass, mostly finding nothing,
@@ -76,7 +79,11 @@ public struct L2CAPLayer {
         case .leSignaling:
             handleSignaling(payload, link: link)
         default:
-            Log.info("l2cap", "frame for \(channel) on \(handle) dropped: no such channel")
+            guard channel.isDynamicLE else {
+                Log.info("l2cap", "frame for \(channel) on \(handle) dropped: no such channel")
+                return
+            }
+            receiveKFrame(payload, on: channel, link: link)
         }
     }
 }

@@ -58,16 +58,7 @@ extension L2CAPLayer {
             if accepted { events.append(.updateConnectionParameters(link.handle, parameters)) }
 
         case .leCreditBasedConnectionRequest:
-            guard let spsm = data.u16(), let sourceCID = data.u16(), data.skip(6), data.isAtEnd else {
-                reject(identifier, .commandNotUnderstood, link: link)
-                return
-            }
-            Log.info("l2cap", "refusing LE credit based connection to SPSM 0x\(hex(spsm, digits: 4)) (source CID 0x\(hex(sourceCID, digits: 4))) on \(link.handle)")
-            // Destination CID, MTU, MPS, initial credits are 0 in a refusal.
-            var w = ByteWriter()
-            w.u16(0); w.u16(0); w.u16(0); w.u16(0)
-            w.u16(CreditBasedConnectionResult.spsmNotSupported.rawValue)
-            sendCommand(.leCreditBasedConnectionResponse, identifier, w.bytes, link: link)
+            creditBasedConnectionRequested(identifier, &data, link: link)
 
         case .creditBasedConnectionRequest:
             // SPSM, MTU, MPS, initial credits, then 1..5 source CIDs.
@@ -99,6 +90,7 @@ extension L2CAPLayer {
                 reject(identifier, .commandNotUnderstood, link: link)
                 return
             }
+            if disconnectionRequested(identifier, destination: destination, source: source, link: link) { return }
             // No such channel here: Command Reject "invalid CID in request"
             // with our endpoint (its destination) then its endpoint (its source).
             Log.info("l2cap", "disconnection request for unknown CID 0x\(hex(destination, digits: 4)) on \(link.handle)")
@@ -108,17 +100,15 @@ extension L2CAPLayer {
             reject(identifier, .invalidCIDInRequest, data: w.bytes, link: link)
 
         case .flowControlCreditIndication:
-            // Credits for a channel we do not have: nothing to do, and an
-            // indication is never answered.
-            Log.info("l2cap", "credits for an unknown channel on \(link.handle) ignored")
+            creditsIndicated(&data, link: link)
 
         default:
-            if code.isResponse, answerParameterUpdate(code, identifier, data: &data, link: link) {
+            if code.isResponse, answerParameterUpdate(code, identifier, data: &data, link: link)
+                || answerDisconnection(code, identifier, link: link) {
                 return
             }
             if code.isResponse {
-                // Our only request is the parameter update, so this answers
-                // nothing. Never reject a response: two stacks would loop.
+                // It answers none of our requests. Never reject a response: two stacks would loop.
                 Log.warning("l2cap", "unsolicited \(code) (identifier \(identifier)) on \(link.handle) ignored")
             } else {
                 Log.info("l2cap", "\(code) on \(link.handle) not understood")

@@ -19,8 +19,9 @@ public struct SignalingCode: Hashable, CustomStringConvertible {
     public static let creditBasedReconfigureRequest = SignalingCode(0x19)
     public static let creditBasedReconfigureResponse = SignalingCode(0x1A)
 
-    /// Answers to requests. Our only request is the Connection Parameter
-    /// Update Request as peripheral; any other answer is unsolicited.
+    /// Answers to requests. Our requests are the Connection Parameter
+    /// Update Request as peripheral and the Disconnection Request of a
+    /// credit based channel; any other answer is unsolicited.
     public var isResponse: Bool {
         switch self {
         case .commandReject, .disconnectionResponse, .connectionParameterUpdateResponse,
@@ -62,7 +63,13 @@ public enum CreditBasedConnectionResult: UInt16 {
     case successful = 0x0000
     case spsmNotSupported = 0x0002
     case noResourcesAvailable = 0x0004
+    case insufficientAuthentication = 0x0005
+    case insufficientAuthorization = 0x0006
+    case encryptionKeySizeTooShort = 0x0007
+    case insufficientEncryption = 0x0008
     case invalidSourceCID = 0x0009
+    case sourceCIDAlreadyAllocated = 0x000A
+    case unacceptableParameters = 0x000B
 }
 
 /// Result of a Connection Parameter Update Response.

@@ -14,6 +14,7 @@ let targets: [FuzzTarget] = [
     ControllerBringUpTarget.target,
     ACLL2CAPTarget.target,
     LESignalingTarget.target,
+    CreditBasedChannelTarget.target,
     GATTBearerTarget.target,
     GATTServiceBindingTarget.target,
     SMPTarget.target,

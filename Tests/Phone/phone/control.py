@@ -96,6 +96,9 @@ class ControlProtocol:
         from .hostile_commands import register as register_hostile_commands
 
         register_hostile_commands(self)
+        from .l2cap_commands import register as register_l2cap_commands
+
+        register_l2cap_commands(self)
 
     @property
     def command_names(self) -> list[str]:

@@ -213,6 +213,12 @@ public final class CoreRig {
         settle()
     }
 
+    /// A frame a phone sends on any channel (LE signaling, a credit based channel's CID).
+    public func phoneSendsL2CAP(channel: UInt16, _ payload: [UInt8], from sender: RigPhone? = nil) {
+        inbox += controller.acl(handle: (sender ?? first).handle, channel: channel, payload)
+        settle()
+    }
+
     /// Links a phone made to us: its controller starts encryption and
     /// ours asks the head unit for the key (LE Long Term Key Request).
     public func phoneStartsEncryption(ediv: UInt16 = 0, rand: UInt64 = 0, from sender: RigPhone? = nil) {
@@ -368,7 +374,7 @@ public final class CoreRig {
                 to.smpSent.append(frame.payload)
                 for pdu in to.smp?(frame.payload) ?? [] { inbox += controller.acl(handle: to.handle, channel: 0x0006, pdu) }
             default:
-                break
+                to.otherFrames.append((frame.channel, frame.payload))
             }
         default:
             break

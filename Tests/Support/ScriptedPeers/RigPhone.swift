@@ -37,6 +37,9 @@ public final class RigPhone {
     public internal(set) var longTermKeyAnswers: [[UInt8]?] = []
     /// The SMP PDUs the head unit sent it.
     public internal(set) var smpSent: [[UInt8]] = []
+    /// Frames the head unit sent it on other channels than ATT and SMP
+    /// (LE signaling, credit based channels), with their CID.
+    public internal(set) var otherFrames: [(channel: UInt16, payload: [UInt8])] = []
     /// How its link last ended, when the head unit ended it: the reason it gave.
     public internal(set) var disconnectReason: UInt8?
     var frames = L2CAPFrames()

@@ -1,0 +1,34 @@
+import BluetoothCore
+import L2CAP
+
+/// The L2CAP credit based channels the head unit publishes: GhostDrop's.
+extension HeadUnitCore {
+    /// Once, at init.
+    func publishChannels() {
+        ghostDrop.spsm = l2cap.publish(GhostDropChannel.service)
+        if let spsm = ghostDrop.spsm {
+            Log.info("ghostdrop", "L2CAP \(spsm) published for GhostDrop (encryption required)")
+        }
+    }
+
+    /// What the channels produced and what goes back on them. True when anything moved.
+    func pumpChannels() -> Bool {
+        var progressed = false
+        while let event = l2cap.pollChannelEvent() {
+            progressed = true
+            switch event {
+            case let .opened(channel, peerMTU):
+                if channel.spsm == ghostDrop.spsm { ghostDrop.opened(channel, peerMTU: peerMTU) }
+            case .received(let sdu):
+                if sdu.channel.spsm == ghostDrop.spsm { ghostDrop.received(sdu) }
+            case let .closed(channel, why):
+                if channel.spsm == ghostDrop.spsm { ghostDrop.closed(channel, why) }
+            }
+        }
+        while let sdu = ghostDrop.outgoing.popFirst() {
+            progressed = true
+            l2cap.sendSDU(sdu.bytes, on: sdu.channel)
+        }
+        return progressed
+    }
+}
