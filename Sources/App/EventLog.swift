@@ -9,9 +9,12 @@ import ScreenValues
 final class EventLog {
     private let file: LineFile?
     private let start: Instant
-    /// Lines held by `batch` (joined by line breaks, the last without one),
-    /// written with one write(2) when it ends.
-    private var held: [UInt8] = []
+    /// The lines being built: kept from line to line, so a line allocates
+    /// nothing. `batch` holds several (`JSONLine.nextLine`) and writes them
+    /// with one write(2) when it ends.
+    private var lines = JSONLine()
+    /// Lines `lines` holds for the batch.
+    private var held = 0
     private var holding = false
     /// Read for each line: `t_ms` is when the line was written (a frame's
     /// after its rendering), which the latency benchmark relies on.
@@ -36,14 +39,13 @@ final class EventLog {
 
     /// Starts an event line with its time and name; `fill` adds the fields.
     func emit(_ name: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
-        guard let file else { return }
-        var j = JSONLine()
-        j.field("t_ms", clock.now().millisecondsSince(start))
-        j.field("event", name)
-        fill(&j)
-        guard holding else { return file.write(utf8: j.utf8Line) }
-        if !held.isEmpty { held.append(0x0A) }
-        j.appendLine(to: &held)
+        guard file != nil else { return }
+        if held > 0 { lines.nextLine() }
+        lines.field("t_ms", clock.now().millisecondsSince(start))
+        lines.field("event", name)
+        fill(&lines)
+        held += 1
+        if !holding { writeHeld() }
     }
 
     /// Runs `body` and writes the lines it emitted with one write(2) (a
@@ -55,9 +57,13 @@ final class EventLog {
         holding = true
         body()
         holding = false
-        guard !held.isEmpty else { return }
-        file?.write(utf8: held)
-        held.removeAll(keepingCapacity: true)
+        writeHeld()
+    }
+
+    private func writeHeld() {
+        guard held > 0, let file else { return }
+        held = 0
+        lines.takeLines { file.write(lines: $0) }
     }
 
     func state(_ s: PairingState) {

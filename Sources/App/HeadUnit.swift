@@ -181,7 +181,12 @@ final class HeadUnit {
     /// One wait and everything it made ready or due.
     func turn() {
         pollSet.removeAll()
-        var deadline = earliest(earliest(core.nextDeadline, screenAt), stopAt)
+        // Read once per turn: it asks every layer and link. After the wait
+        // only the inputs can have moved it, and they arm timers from `now`
+        // on, so a timeout can be due then only if it was due here; one
+        // due here is asked again, as the inputs may have put it off.
+        let coreDeadline = core.nextDeadline
+        var deadline = earliest(earliest(coreDeadline, screenAt), stopAt)
         for (i, device) in devices.enumerated() {
             pollSet.owner = i
             device.addDescriptors(to: &pollSet)
@@ -201,7 +206,7 @@ final class HeadUnit {
         }
         LoopDevices.dispatch(pollSet, to: devices, now: now)
         takeInputs(now: now)
-        if let due = core.nextDeadline, due <= now { core.handleTimeout(now: now) }
+        if let due = coreDeadline, due <= now, let still = core.nextDeadline, still <= now { core.handleTimeout(now: now) }
         carryOut(now: now)
         if let at = stopAt, at <= now { running = false }
     }

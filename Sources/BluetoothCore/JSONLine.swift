@@ -4,20 +4,27 @@
 /// The line is built as UTF-8 bytes, not as a String: the event log writes
 /// a line per notification, and String appends (each one a capacity and
 /// uniqueness check, a possible copy) cost more than the whole protocol
-/// stack spent on that notification.
+/// stack spent on that notification. For the same reason the bytes are
+/// written through a pointer into storage of its own (`JSONBytes`): a
+/// field's name with its quotes, colon and separator is one capacity check
+/// and one copy, where appending to an array checked capacity and
+/// uniqueness for each of its seven pieces.
+///
+/// Several lines can be built in one value (`nextLine`), so that the event
+/// log builds a wake-up's lines in one buffer it keeps and writes them with
+/// one write(2), with no array per line.
 public struct JSONLine {
-    private var bytes: [UInt8]
+    private var storage: JSONBytes
     private var empty = true
 
     public init() {
-        bytes = []
-        bytes.reserveCapacity(256)
-        bytes.append(0x7B)  // {
+        storage = JSONBytes(capacity: 256)
+        storage.append(0x7B)  // {
     }
 
     public mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
-        if let v = value { JSONLine.appendString(v, to: &bytes) } else { append("null") }
+        if let v = value { JSONLine.escape(v, to: &storage) } else { append("null") }
     }
 
     public mutating func field(_ name: StaticString, _ value: Int?) {
@@ -39,98 +46,178 @@ public struct JSONLine {
     public mutating func field(_ name: StaticString, milliunits value: Int64?) {
         key(name)
         guard let v = value else { append("null"); return }
-        if v < 0 { bytes.append(0x2D) }
         let a = v.magnitude
-        appendDecimal(a / 1000)
-        bytes.append(0x2E)  // .
+        appendDecimal(a / 1000, negative: v < 0)
         let frac = a % 1000
-        bytes.append(0x30 + UInt8(frac / 100))
-        bytes.append(0x30 + UInt8(frac / 10 % 10))
-        bytes.append(0x30 + UInt8(frac % 10))
+        let p = unique().reserve(4)
+        p[0] = 0x2E  // .
+        p[1] = 0x30 + UInt8(frac / 100)
+        p[2] = 0x30 + UInt8(frac / 10 % 10)
+        p[3] = 0x30 + UInt8(frac % 10)
     }
 
     public var line: String { String(decoding: utf8Line, as: UTF8.self) }
 
     /// The finished line as UTF-8, without a line break.
     public var utf8Line: [UInt8] {
-        var line = bytes
-        line.append(0x7D)  // }
+        var line: [UInt8] = []
+        appendLine(to: &line)
         return line
     }
 
     /// Appends the finished line (without a line break) to `out`, with no
     /// array of its own in between.
     public func appendLine(to out: inout [UInt8]) {
-        out.append(contentsOf: bytes)
+        storage.withBytes { out.append(contentsOf: $0) }
         out.append(0x7D)  // }
     }
 
+    /// Ends this line and begins another object after it in the same
+    /// bytes: `{...}` and a line break, then `{`.
+    public mutating func nextLine() {
+        let p = unique().reserve(3)
+        p[0] = 0x7D  // }
+        p[1] = 0x0A
+        p[2] = 0x7B  // {
+        empty = true
+    }
+
+    /// The lines built so far, each with its line break, for one write;
+    /// then everything is cleared for the next (the storage is kept).
+    public mutating func takeLines<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let p = unique().reserve(2)
+        p[0] = 0x7D  // }
+        p[1] = 0x0A
+        let result = storage.withBytes(body)
+        storage.count = 1  // the `{` of the next object stays
+        empty = true
+        return result
+    }
+
+    /// The storage, copied first if another value shares it (a copied line).
+    @inline(__always)
+    private mutating func unique() -> JSONBytes {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// Field names are the event log's own words, written in the source:
-    /// plain ASCII with nothing to escape, copied as they are.
+    /// plain ASCII with nothing to escape, copied as they are with what
+    /// surrounds them (`, "name": `) in one piece.
     private mutating func key(_ name: StaticString) {
-        if !empty { bytes.append(0x2C); bytes.append(0x20) }  // ", "
+        let b = unique()
+        let first = empty
         empty = false
-        bytes.append(0x22)
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22)
-        bytes.append(0x3A)  // :
-        bytes.append(0x20)
+        // A one-character name may be held as a scalar, not as bytes.
+        guard name.hasPointerRepresentation else {
+            return name.withUTF8Buffer { JSONLine.key($0.baseAddress!, count: $0.count, first: first, to: b) }
+        }
+        JSONLine.key(name.utf8Start, count: name.utf8CodeUnitCount, first: first, to: b)
+    }
+
+    @inline(__always)
+    private static func key(_ name: UnsafePointer<UInt8>, count n: Int, first: Bool, to b: JSONBytes) {
+        var p = b.reserve(n + 6)
+        if first {
+            b.count -= 2  // no `, ` before the first field
+        } else {
+            p[0] = 0x2C  // ,
+            p[1] = 0x20
+            p += 2
+        }
+        p[0] = 0x22
+        (p + 1).update(from: name, count: n)
+        p[n + 1] = 0x22
+        p[n + 2] = 0x3A  // :
+        p[n + 3] = 0x20
     }
 
     private mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let b = unique()
+        literal.withUTF8Buffer { if let start = $0.baseAddress { b.append(start, count: $0.count) } }
     }
 
     private mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { bytes.append(0x2D) }
-        appendDecimal(value.magnitude)
+        appendDecimal(value.magnitude, negative: value < 0)
     }
 
-    private mutating func appendDecimal(_ value: UInt64) {
-        var power: UInt64 = 1
-        while value / power >= 10 { power *= 10 }
-        while power > 0 {
-            bytes.append(0x30 + UInt8(value / power % 10))
-            power /= 10
+    /// The digits are made right to left in a small buffer and copied once.
+    private mutating func appendDecimal(_ value: UInt64, negative: Bool) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: a sign and 20 digits fit
+        let b = unique()
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var i = raw.count
+            var v = value
+            repeat {
+                i -= 1
+                raw[i] = 0x30 + UInt8(v % 10)
+                v /= 10
+            } while v > 0
+            if negative { i -= 1; raw[i] = 0x2D }
+            b.append(raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: raw.count - i)
         }
     }
 
     /// Appends `s` as a JSON string literal (also the JSON module's writer).
     public static func appendString(_ s: String, to out: inout [UInt8]) {
+        var b = JSONBytes(capacity: s.utf8.count + 2)
+        escape(s, to: &b)
+        b.withBytes { out.append(contentsOf: $0) }
+    }
+
+    /// `s` as a JSON string literal, its plain runs copied whole.
+    private static func escape(_ s: String, to b: inout JSONBytes) {
+        if !isKnownUniquelyReferenced(&b) { b = b.copy() }
+        let out = b
         out.append(0x22)
         var s = s
         s.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let count = utf8.count
+            // Eight bytes at a time: a line carries a few hundred bytes of
+            // text, mostly plain. The last (or only) eight are read ending
+            // at the end, overlapping what was read before, or padded with
+            // spaces when the text is shorter: plain text is then copied
+            // whole without a byte-by-byte tail.
+            var plain = 0
+            while plain + 8 <= count, !needsEscape(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: plain, as: UInt64.self)) {
+                plain += 8
+            }
+            // Only when fewer than eight are left (the loop did not stop at an escape).
+            if plain < count && count - plain < 8 && (count >= 8 ? !needsEscape(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                                            : !needsEscape(paddedWithSpaces(base, count: count))) {
+                plain = count
+            }
+            if plain == count { return out.append(base, count: count) }
             // Bytes of multi-byte UTF-8 sequences are all 0x80 or more and
             // go through as they are; only ASCII may need an escape.
             var start = 0
-            var i = 0
-            let base = UnsafeRawPointer(utf8.baseAddress)
-            while i < utf8.count {
-                // Eight bytes at a time where none needs an escape: a line
-                // carries a few hundred bytes of text, mostly plain.
-                if let base, i + 8 <= utf8.count, !JSONLine.needsEscape(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let b = utf8[i]
-                i += 1
-                guard b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F else { continue }
-                let at = i - 1
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<at]))
-                start = at + 1
-                switch b {
+            for i in plain..<count {
+                let c = base[i]
+                guard c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F else { continue }
+                out.append(base + start, count: i - start)
+                start = i + 1
+                switch c {
                 case 0x22: out.append(0x5C); out.append(0x22)
                 case 0x5C: out.append(0x5C); out.append(0x5C)
                 case 0x0A: out.append(0x5C); out.append(0x6E)
                 case 0x0D: out.append(0x5C); out.append(0x72)
                 case 0x09: out.append(0x5C); out.append(0x74)
                 default:
-                    out.append(contentsOf: ("\\u" + hex(UInt32(b), digits: 4)).utf8)
+                    for h in ("\\u" + hex(UInt32(c), digits: 4)).utf8 { out.append(h) }
                 }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+            out.append(base + start, count: count - start)
         }
         out.append(0x22)
+    }
+
+    /// The `count` (under eight) bytes at `base`, then spaces, as one word.
+    @inline(__always)
+    private static func paddedWithSpaces(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        var word: UInt64 = 0x2020_2020_2020_2020
+        withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: base, byteCount: count) }
+        return word
     }
 
     /// Whether any of the eight bytes of `x` is a control character, `"`,
@@ -147,5 +234,58 @@ public struct JSONLine {
         let control = (x &- 0x2020_2020_2020_2020) & ~x & highs != 0
         return control || hasZero(x ^ 0x2222_2222_2222_2222) || hasZero(x ^ 0x5C5C_5C5C_5C5C_5C5C)
             || hasZero(x ^ 0x7F7F_7F7F_7F7F_7F7F)
+    }
+}
+
+/// Growable bytes written through a pointer: `reserve` checks the room
+/// once for a piece of known length, which is then stored directly.
+final class JSONBytes {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    func copy() -> JSONBytes {
+        let c = JSONBytes(capacity: capacity)
+        c.base.update(from: base, count: count)
+        c.count = count
+        return c
+    }
+
+    /// Room for `n` more bytes, counted as written: the caller stores them.
+    @inline(__always)
+    func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + n > capacity { grow(count + n) }
+        let p = base + count
+        count += n
+        return p
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) { reserve(1).pointee = byte }
+
+    @inline(__always)
+    func append(_ bytes: UnsafePointer<UInt8>, count n: Int) {
+        reserve(n).update(from: bytes, count: n)
+    }
+
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
     }
 }

@@ -29,10 +29,15 @@ public final class HCIDriver: LoopDevice {
     private var outgoing = HCIWriteQueue(packetOriented: false)
     private var events = FIFO<HCITransportEvent>()
     private var lastOpenError = ""
+    /// What each read(2) goes into before it is copied out at its length.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HCIDriver.readSize, alignment: 8)
+    private static let readSize = 4096
 
     public init(spec: TransportSpec) {
         self.spec = spec
     }
+
+    deinit { readBuffer.deallocate() }
 
     public var isOpen: Bool { transport != nil }
 
@@ -126,7 +131,7 @@ public final class HCIDriver: LoopDevice {
     private func drain(_ t: HCITransport, now: Instant) {
         for _ in 0..<64 {
             do {
-                guard let bytes = try FileDescriptor.read(t.fd, max: 4096) else { break }
+                guard let bytes = try FileDescriptor.read(t.fd, through: readBuffer) else { break }
                 if bytes.isEmpty {
                     transportFailed("end of stream", now: now)
                     return
@@ -135,7 +140,7 @@ public final class HCIDriver: LoopDevice {
                 // A stream (TCP, UART) that gave less than asked for is
                 // drained: poll(2) reports it again when more arrives,
                 // so the read that would only say EAGAIN is saved.
-                if !t.isPacketOriented && bytes.count < 4096 { break }
+                if !t.isPacketOriented && bytes.count < HCIDriver.readSize { break }
             } catch {
                 transportFailed(error.description, now: now)
                 return

@@ -102,7 +102,9 @@ public final class InputDevices: LoopDevice {
 
     public func addDescriptors(to set: inout PollSet) {
         if watchingInotify { set.add(inotifyFD) }
-        for device in devices.values { set.add(device.fd) }
+        // Asked before every wait: most head units have no input device
+        // open, and iterating an empty dictionary still sets up its walk.
+        if !devices.isEmpty { for device in devices.values { set.add(device.fd) } }
     }
 
     public func handle(_ readiness: Readiness, on fd: Int32, now: Instant) {

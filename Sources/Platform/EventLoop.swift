@@ -13,54 +13,67 @@ public struct Readiness {
 
 /// The descriptors one wait is for, each with the device that asked for
 /// it (an index the loop's owner chose), and after the wait what each is
-/// ready for. Kept by the owner and refilled before every wait, so a wake-up
-/// allocates nothing.
+/// ready for. Kept by the owner and refilled before every wait: the entries
+/// are overwritten where they lie and only the first `count` are in use, so
+/// a wake-up neither allocates nor empties and regrows its arrays.
 public struct PollSet {
-    public private(set) var descriptors: [pollfd] = []
-    public private(set) var owners: [Int] = []
+    private var entries: [pollfd] = []
+    private var entryOwners: [Int] = []
+    public private(set) var count = 0
     /// The owner whose descriptors `add` records now.
     public var owner = 0
 
     public init() {}
 
-    public var isEmpty: Bool { descriptors.isEmpty }
-    public var count: Int { descriptors.count }
+    public var isEmpty: Bool { count == 0 }
+    public var descriptors: ArraySlice<pollfd> { entries[..<count] }
+    public var owners: ArraySlice<Int> { entryOwners[..<count] }
 
-    public mutating func removeAll() {
-        descriptors.removeAll(keepingCapacity: true)
-        owners.removeAll(keepingCapacity: true)
-    }
+    public mutating func removeAll() { count = 0 }
 
     /// Waits for `fd` to be readable, and writable too when asked.
     public mutating func add(_ fd: Int32, writable: Bool = false) {
         var events = Int16(POLLIN)
         if writable { events |= Int16(POLLOUT) }
-        descriptors.append(pollfd(fd: fd, events: events, revents: 0))
-        owners.append(owner)
+        put(pollfd(fd: fd, events: events, revents: 0))
     }
 
     /// Ready already, without a descriptor (input a device holds): the wait
     /// returns at once and reports it readable, under descriptor -1.
     public mutating func addReady() {
-        descriptors.append(pollfd(fd: -1, events: Int16(POLLIN), revents: Int16(POLLIN)))
-        owners.append(owner)
+        put(pollfd(fd: -1, events: Int16(POLLIN), revents: Int16(POLLIN)))
+    }
+
+    private mutating func put(_ entry: pollfd) {
+        if count < entries.count {
+            entries[count] = entry
+            entryOwners[count] = owner
+        } else {
+            entries.append(entry)
+            entryOwners.append(owner)
+        }
+        count += 1
     }
 
     public var hasReadyAlready: Bool { descriptors.contains { $0.fd < 0 && $0.revents != 0 } }
 
-    public func fd(_ i: Int) -> Int32 { descriptors[i].fd }
-    public func readiness(_ i: Int) -> Readiness { Readiness(revents: descriptors[i].revents) }
+    public func fd(_ i: Int) -> Int32 { entries[i].fd }
+    public func readiness(_ i: Int) -> Readiness { Readiness(revents: entries[i].revents) }
+    func owner(_ i: Int) -> Int { entryOwners[i] }
 
     /// Marks entry `i` as ready (for a waiter that does not call poll(2)).
-    public mutating func setReadiness(_ i: Int, _ readiness: Readiness) { descriptors[i].revents = readiness.revents }
+    public mutating func setReadiness(_ i: Int, _ readiness: Readiness) { entries[i].revents = readiness.revents }
 
     /// Runs poll(2) on the set; pre-ready entries keep their readiness.
     mutating func poll(timeout: Int32) -> Int32 {
-        let n = descriptors.withUnsafeMutableBufferPointer { CLinux.poll($0.baseAddress, nfds_t($0.count), timeout) }
+        let used = count
+        let n = entries.withUnsafeMutableBufferPointer { CLinux.poll($0.baseAddress, nfds_t(used), timeout) }
         // poll(2) clears the revents of negative descriptors it skips.
-        for i in descriptors.indices where descriptors[i].fd < 0 { descriptors[i].revents = Int16(POLLIN) }
+        for i in 0..<used where entries[i].fd < 0 { entries[i].revents = Int16(POLLIN) }
         return n
     }
+
+    mutating func removeLast() { count -= 1 }
 }
 
 /// Something the loop's owner waits on: descriptors to poll (none while
@@ -199,19 +212,12 @@ public enum LoopDevices {
     public static func dispatch(_ set: PollSet, to devices: [any LoopDevice], now: Instant) {
         for i in 0..<set.count {
             let readiness = set.readiness(i)
-            let owner = set.owners[i]
+            let owner = set.owner(i)
             guard readiness.revents != 0, owner >= 0, owner < devices.count else { continue }
             devices[owner].handle(readiness, on: set.fd(i), now: now)
         }
         for d in devices {
             if let due = d.nextDeadline, due <= now { d.handleTimeout(now: now) }
         }
-    }
-}
-
-extension PollSet {
-    mutating func removeLast() {
-        descriptors.removeLast()
-        owners.removeLast()
     }
 }

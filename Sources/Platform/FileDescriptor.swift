@@ -28,6 +28,22 @@ public enum FileDescriptor {
         }
     }
 
+    /// Reads what is available into `buffer`, up to its size, and returns
+    /// it as an array of just that length: for a reader that keeps one
+    /// buffer for all its reads, so each read allocates only the bytes it
+    /// got (a few hundred on the HCI path), not the most it could get. An
+    /// empty result means end of stream; nil means nothing to read right now.
+    public static func read(_ fd: Int32, through buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> [UInt8]? {
+        while true {
+            let n = CLinux.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return Array(UnsafeRawBufferPointer(rebasing: buffer[..<n])) }
+            let error = SystemError("read")
+            if error.isInterrupted { continue }
+            if error.isWouldBlock { return nil }
+            throw error
+        }
+    }
+
     /// Writes as much as the descriptor takes now; returns the count written.
     public static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
         while true {

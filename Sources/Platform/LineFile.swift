@@ -22,19 +22,21 @@ public final class LineFile {
 
     deinit { if fd > 2 { FileDescriptor.close(fd) } }
 
+    /// Writes `line` and a line break in one write(2), so a reader never
+    /// sees half a line.
     public func write(_ line: String) {
-        write(utf8: Array(line.utf8))
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        bytes.withUnsafeBufferPointer { write(lines: $0) }
     }
 
-    /// Writes `line` (UTF-8, without its line break) and a line break, in
-    /// one write(2) so a reader never sees half a line.
-    public func write(utf8 line: [UInt8]) {
-        guard fd >= 0 else { return }
-        var bytes = line
-        bytes.append(0x0A)
+    /// Writes whole lines (UTF-8, each with its line break) as they are, in
+    /// one write(2) unless the file takes only part of them.
+    public func write(lines bytes: UnsafeBufferPointer<UInt8>) {
+        guard fd >= 0, let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { CLinux.write(fd, $0.baseAddress, $0.count) }
+            let n = CLinux.write(fd, base + offset, bytes.count - offset)
             if n < 0 {
                 if nn_errno() == EINTR { continue }
                 Log.error("events", "\(SystemError("write \(path)")); event log stopped")

@@ -3,6 +3,7 @@ import BluetoothCore
 import Foundation
 import HeadUnitCore
 import Notifications
+import Platform
 import Testing
 @testable import App
 
@@ -51,4 +52,31 @@ import Testing
         #expect(out[0]["via"] as? String == "notifbridge")
         #expect(out[0]["title"] as? String == "In 200 m")
     }
+
+    /// A batch writes the lines it held as they would have been written one
+    /// by one, in order, whole, with nothing between them.
+    @Test func aBatchWritesTheSameLinesAsOneByOne() throws {
+        let shown = NotificationEvent(action: .shown, uid: NotificationUID(8), app: AppIdentifier("com.google.Maps"),
+                                      category: .location, kind: .navigation, title: "In 300 m \"Main\"", message: "Turn left")
+        let events: [CoreEvent] = [.state(.connected(server: "Anna-7F")), .notification(shown), .passkey("000123")]
+        func written(batched: Bool) throws -> [String] {
+            let path = NSTemporaryDirectory() + "events-\(UUID().uuidString).jsonl"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            // Time stands still, so two logs' lines compare byte for byte.
+            let log = EventLog(path: path, clock: VirtualClock(Instant(milliseconds: 1_000)))
+            if batched {
+                log.batch { for e in events { log.write(e) } }
+                log.batch {}
+            } else {
+                for e in events { log.write(e) }
+            }
+            log.write(.passkey("999999"))
+            return try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        }
+        let oneByOne = try written(batched: false)
+        #expect(oneByOne.count == 5 && oneByOne.last == "")
+        #expect(oneByOne[0] == "{\"t_ms\": 0, \"event\": \"state\", \"state\": \"connected\", \"server\": \"Anna-7F\"}")
+        #expect(try written(batched: true) == oneByOne)
+    }
 }
+

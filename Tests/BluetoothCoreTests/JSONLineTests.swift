@@ -63,4 +63,54 @@ import Testing
             }
         }
     }
+
+    /// The exact layout the event log's readers see: `{"name": value, ...}`,
+    /// numbers in decimal, negative ones and milliunits included.
+    @Test func layoutOfEveryKindOfField() {
+        var j = JSONLine()
+        j.field("n", 0)
+        j.field("t_ms", Int64(-9_223_372_036_854_775_807))
+        j.field("big", Int64.max)
+        j.field("none", nil as Int?)
+        j.field("off", false)
+        j.field("s", milliunits: -1_005)
+        j.field("d", milliunits: nil)
+        #expect(j.line == "{\"n\": 0, \"t_ms\": -9223372036854775807, \"big\": 9223372036854775807, \"none\": null, "
+            + "\"off\": false, \"s\": -1.005, \"d\": null}")
+        #expect(JSONLine().line == "{}")
+    }
+
+    /// Lines built one after another in one value (as the event log batches
+    /// a wake-up's lines) are the same bytes as each built alone, each with
+    /// its line break; the value starts over afterwards.
+    @Test func severalLinesInOneValue() {
+        func alone(_ i: Int) -> [UInt8] {
+            var j = JSONLine()
+            j.field("i", i)
+            j.field("text", String(repeating: "é\"x", count: i * 40))
+            return j.utf8Line + [0x0A]
+        }
+        var lines = JSONLine()
+        for i in 0..<5 {
+            if i > 0 { lines.nextLine() }
+            lines.field("i", i)
+            lines.field("text", String(repeating: "é\"x", count: i * 40))
+        }
+        let written = lines.takeLines { Array($0) }
+        #expect(written == (0..<5).flatMap(alone))
+        lines.field("i", 0)
+        lines.field("text", "")
+        #expect(lines.takeLines { Array($0) } == alone(0))
+    }
+
+    /// A copy is a value of its own: filling one leaves the other as it was.
+    @Test func aCopyIsAValueOfItsOwn() {
+        var a = JSONLine()
+        a.field("event", "state")
+        var b = a
+        b.field("state", "connected")
+        a.field("state", "idle")
+        #expect(a.line == "{\"event\": \"state\", \"state\": \"idle\"}")
+        #expect(b.line == "{\"event\": \"state\", \"state\": \"connected\"}")
+    }
 }
