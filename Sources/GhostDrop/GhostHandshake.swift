@@ -3,7 +3,7 @@ import HPKE
 import SMP
 
 /// Why a handshake or a sealed frame was refused.
-public enum GhostCryptoError: Error, Equatable {
+public enum GhostCryptoError: Error, Equatable, CustomStringConvertible {
     /// The peer's ephemeral key is not an uncompressed P-256 point on the curve.
     case badPublicKey
     /// No randomness for the ephemeral key or the nonce.
@@ -12,6 +12,15 @@ public enum GhostCryptoError: Error, Equatable {
     case unexpectedNonce
     /// AES-GCM refused the tag, or the blob is too short.
     case authenticationFailed
+
+    public var description: String {
+        switch self {
+        case .badPublicKey: return "bad public key"
+        case .randomUnavailable: return "no randomness"
+        case .unexpectedNonce: return "unexpected nonce"
+        case .authenticationFailed: return "authentication failed"
+        }
+    }
 }
 
 /// What the handshake gives both sides (`HandshakeSecrets` and the SAS).
