@@ -12,6 +12,8 @@ struct TransferFixture {
     var file: [UInt8]
     var sha256: [UInt8]
     var sessions: [Session]
+    /// The first session's sender frames cut into GATT values of 20 bytes.
+    var gattValues: [[UInt8]]
 
     static func load() throws -> TransferFixture {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/transfer.json")
@@ -35,7 +37,12 @@ struct TransferFixture {
             }
             sessions.append(Session(receiverRandom: random, sas: try s.string("sas"), steps: steps))
         }
-        return TransferFixture(file: hex(try root.string("file")), sha256: hex(try root.string("sha256")), sessions: sessions)
+        let gatt = try (root.optionalArray("gattValues") ?? []).map { value -> [UInt8] in
+            guard case .string(let text) = value else { throw JSONError.missing(key: "gattValues") }
+            return hex(text)
+        }
+        return TransferFixture(file: hex(try root.string("file")), sha256: hex(try root.string("sha256")), sessions: sessions,
+                               gattValues: gatt)
     }
 }
 

@@ -107,6 +107,33 @@ class FrameReader:
         return frames
 
 
+def gatt_fragments(frame: bytes, packet_size: int, frame_id: int, control: bool) -> list[bytes]:
+    """GATTTransport's values: b'GD', frame id (u32 BE), index and count (u16 BE),
+    flags (1: control), then at most packet_size - 11 bytes of the frame."""
+    capacity = packet_size - 11
+    count = max(1, -(-len(frame) // capacity))
+    return [b'GD' + struct.pack('>IHHB', frame_id, index, count, 1 if control else 0)
+            + frame[index * capacity:(index + 1) * capacity] for index in range(count)]
+
+
+class GattJoiner:
+    """Frames out of GATT values, joined by frame id in any order."""
+
+    def __init__(self) -> None:
+        self.partial: dict[int, dict[int, bytes]] = {}
+
+    def feed(self, value: bytes) -> bytes | None:
+        if len(value) < 11 or value[:2] != b'GD':
+            raise FrameError('not a GD fragment')
+        frame_id, index, count, _ = struct.unpack('>IHHB', value[2:11])
+        pieces = self.partial.setdefault(frame_id, {})
+        pieces[index] = value[11:]
+        if len(pieces) < count:
+            return None
+        del self.partial[frame_id]
+        return b''.join(pieces[i] for i in range(count))
+
+
 def b64(data: str) -> bytes:
     import base64
     return base64.b64decode(data, validate=True)

@@ -5,7 +5,8 @@ fixture the head unit's receiver is tested against
     .venv/bin/python -m phone.ghostdrop_fixture Tests/GhostDropTests/Fixtures/transfer.json
 
 Two sessions of one transfer: the first is cut after three chunks (link
-lost), the second resumes after the `resume` the receiver sends. The
+lost), the second resumes after the `resume` the receiver sends. The first
+session's sender frames are also kept cut into GATT values (`gattValues`). The
 receiver's ephemeral keys and nonces are fixed too (`receiverRandom`, what
 the receiver under test draws from its random source), so its frames are
 known in advance and recorded as `receiver` steps: helloAck, verifyAck,
@@ -19,7 +20,7 @@ import json
 import sys
 import uuid
 
-from phone.ghostdrop import GhostSender, encode_frame, private_key_from, x963
+from phone.ghostdrop import GhostSender, encode_frame, gatt_fragments, private_key_from, x963
 
 FILE = bytes((i * 7 + i // 13) & 0xFF for i in range(1000))
 CHUNK = 180
@@ -87,8 +88,13 @@ def fixture() -> dict:
     first, sender = session(b'ghostdrop-fixture-1', None, CUT_AFTER)
     second, resumed = session(b'ghostdrop-fixture-2', sender.transfer_id, None)
     assert resumed.resume_from == CUT_AFTER, resumed.resume_from
+    # The first session's sender frames as GATT values of 20 bytes (ATT_MTU 23),
+    # control frames flagged, frame ids from 1: the head unit joins them back.
+    frames = [bytes.fromhex(step['bytes']) for step in first['steps'] if step.get('from') == 'sender']
+    gatt = [value.hex() for number, frame in enumerate(frames, start=1)
+            for value in gatt_fragments(frame, 20, number, frame[5] != 0x06)]
     return {'file': FILE.hex(), 'filename': 'headunit.conf', 'sha256': hashlib.sha256(FILE).hexdigest(),
-            'sessions': [first, second]}
+            'sessions': [first, second], 'gattValues': gatt}
 
 
 def main(argv: list[str]) -> int:

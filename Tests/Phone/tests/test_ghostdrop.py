@@ -91,6 +91,18 @@ class FrameTests(unittest.TestCase):
             ghostdrop.decode_frame(b'GHSX\x01\x0b\x00\x00\x00\x02{}')
 
 
+class GattTests(unittest.TestCase):
+    def test_values_join_back_in_any_order(self) -> None:
+        frame = ghostdrop.encode_frame('dataPayload', {'sequence': 1, 'payload': os.urandom(300)})
+        values = ghostdrop.gatt_fragments(frame, 20, 7, False)
+        self.assertTrue(all(len(v) <= 20 for v in values))
+        self.assertEqual(values[0][:11], b'GD\x00\x00\x00\x07\x00\x00' + struct.pack('>H', len(values)) + b'\x00')
+        joiner = ghostdrop.GattJoiner()
+        results = [joiner.feed(v) for v in reversed(values)]
+        self.assertEqual(results[-1], frame)
+        self.assertEqual(results[:-1], [None] * (len(values) - 1))
+
+
 class SenderTests(unittest.TestCase):
     def test_handshake_gives_both_sides_one_code_and_the_file_arrives(self) -> None:
         data = os.urandom(1000)
