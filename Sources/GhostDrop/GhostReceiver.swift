@@ -337,6 +337,7 @@ public final class GhostReceiver {
             resumeState = nil
             return fail("SHA-256 mismatch", now: now)
         }
+        Log.info("ghostdrop", "received \(state.metadata.filename) (\(state.metadata.size) bytes), SHA-256 verified")
         resumeState = nil
         phase = .done
         deadline = nil
