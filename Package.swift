@@ -30,7 +30,7 @@ let package = Package(
         // feeds bytes to has no file, socket or clock of its own.
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore",
-                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
+                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics", "GhostDrop"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.

@@ -32,6 +32,7 @@ let targets: [FuzzTarget] = [
     NotifBridgeTarget.target,
     HPKETarget.target,
     GuidanceTarget.target,
+    GhostDropTarget.target,
     TextLayoutTarget.target,
 ]
 
