@@ -30,7 +30,7 @@ let package = Package(
         // feeds bytes to has no file, socket or clock of its own.
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore",
-                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics"]),
+                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics", "GhostDrop"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -54,6 +54,9 @@ let package = Package(
         .target(name: "Guidance"),
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
         .target(name: "HPKE", dependencies: ["CCrypto"]),
+        // The GhostDrop receiver (file transfer from the phone): GHST frames, their JSON, the
+        // P-256/HKDF/AES-GCM handshake and the receiving session, sans-I/O (docs/GHOSTDROP.md).
+        .target(name: "GhostDrop", dependencies: ["BluetoothCore", "JSON", "SMP", "HPKE", "CCrypto"]),
         // The NavigationNotifier service: the pairing routine and its name exchange (docs/PROTOCOL.md §1).
         .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP", "ScreenValues"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
@@ -140,6 +143,7 @@ let package = Package(
                                                          "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
                                                          "NotifBridge", "HPKE", "JSON", "GATT"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "ANCS", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "DisplaySettings"]),

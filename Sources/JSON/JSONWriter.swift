@@ -44,3 +44,24 @@ extension JSONNumber {
     /// An integer, written in decimal.
     public init(_ value: Int) { self.init(validated: String(value)) }
 }
+
+extension JSONNumber {
+    /// An unsigned 64-bit integer (GhostDrop's sequences and NACK bitmaps
+    /// reach past Int.max), written in decimal.
+    public init(_ value: UInt64) { self.init(validated: String(value)) }
+
+    /// The value as an unsigned 64-bit integer, when it is written as one
+    /// (digits only, no sign, fraction or exponent) and fits.
+    public var uint64: UInt64? {
+        guard !text.isEmpty else { return nil }
+        var value: UInt64 = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+            if o1 || o2 { return nil }
+            value = sum
+        }
+        return value
+    }
+}

@@ -15,6 +15,22 @@ struct AES256GCMTests {
         #expect(try AES256GCM.open(key: key, sealed: sealed) == plaintext)
     }
 
+    /// Test Case 16 of McGrew and Viega's GCM specification: AES-256 with
+    /// additional data (GhostDrop authenticates its sequence number this way).
+    @Test func additionalDataMatchesTheGCMSpecificationVector() throws {
+        let key = hexBytes("feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308")
+        let iv = hexBytes("cafebabefacedbaddecaf888")
+        let plaintext = hexBytes("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39")
+        let aad = hexBytes("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let expected = iv + hexBytes("522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662")
+            + hexBytes("76fc6ece0f4e1768cddf8853bb2d551b")
+        let sealed = try AES256GCM.seal(key: key, nonce: iv, plaintext: plaintext, additionalData: aad)
+        #expect(sealed == expected)
+        #expect(try AES256GCM.open(key: key, sealed: sealed, additionalData: aad) == plaintext)
+        #expect(throws: HPKEError.authenticationFailed) { try AES256GCM.open(key: key, sealed: sealed) }
+        #expect(throws: HPKEError.authenticationFailed) { try AES256GCM.open(key: key, sealed: sealed, additionalData: aad.dropLast() + [0]) }
+    }
+
     @Test func everyAlteredByteIsRefused() throws {
         let sealed = try AES256GCM.seal(key: key, nonce: nonce, plaintext: plaintext)
         for position in 0..<sealed.count {

@@ -33,6 +33,7 @@ let targets: [FuzzTarget] = [
     NotifBridgeTarget.target,
     HPKETarget.target,
     GuidanceTarget.target,
+    GhostDropTarget.target,
     TextLayoutTarget.target,
 ]
 
