@@ -29,6 +29,9 @@ public final class HCIDriver: LoopDevice {
     private var outgoing = HCIWriteQueue(packetOriented: false)
     private var events = FIFO<HCITransportEvent>()
     private var lastOpenError = ""
+    /// The links a crash ends (`endOnCrash`), and the handler armed for them.
+    private var crashLinks: [ConnectionHandle] = []
+    private var farewell = CrashFarewell()
 
     public init(spec: TransportSpec) {
         self.spec = spec
@@ -56,6 +59,24 @@ public final class HCIDriver: LoopDevice {
 
     /// Writes what `send` queued, as much as the descriptor takes now.
     public func flush(now: Instant) { writePending(now: now) }
+
+    /// The links to end should the process crash: HCI Disconnect for each,
+    /// written from the crash signal's handler (`CrashFarewell`). Cheap when
+    /// they did not change: call it once per wake-up with the live links.
+    public func endOnCrash(_ links: [ConnectionHandle]) {
+        guard links != crashLinks else { return }
+        crashLinks = links
+        armFarewell()
+    }
+
+    /// On a stream a packet cut by a short write would swallow the
+    /// Disconnect, so the handler is armed only while nothing is pending
+    /// there; a user-channel socket takes whole packets.
+    private func armFarewell() {
+        var fd: Int32? = nil
+        if let t = transport, t.isPacketOriented || outgoing.isEmpty { fd = t.fd }
+        farewell.update(fd: fd, links: crashLinks)
+    }
 
     // MARK: - LoopDevice
 
@@ -111,6 +132,8 @@ public final class HCIDriver: LoopDevice {
         t.close()
         transport = nil
         outgoing.removeAll()
+        crashLinks = []
+        armFarewell()
         if notify { events.append(.closed) }
     }
 
@@ -155,5 +178,6 @@ public final class HCIDriver: LoopDevice {
                 return
             }
         }
+        armFarewell()
     }
 }
