@@ -254,6 +254,7 @@ final class HeadUnit {
     func carryOut(now: Instant) {
         while let packet = core.pollTransmit(now: now) { transport.send(packet) }
         transport.flush(now: now)
+        transport.endOnCrash(core.links.keys)
         while let change = core.pollStateWrite() { write(change) }
         events.batch { while let event = core.pollEvent() { events.write(event) } }
         while let line = core.pollConsoleLine() { console?.say(line) }

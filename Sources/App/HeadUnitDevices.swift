@@ -39,7 +39,13 @@ protocol HCIPort: LoopDevice {
     func send(_ packet: HCIPacket)
     /// Writes what `send` queued; once per wake-up.
     func flush(now: Instant)
+    /// The links to end (HCI Disconnect) should the process crash; once per wake-up.
+    func endOnCrash(_ links: [ConnectionHandle])
     func shutdown()
+}
+
+extension HCIPort {
+    func endOnCrash(_ links: [ConnectionHandle]) {}
 }
 
 extension HCIDriver: HCIPort {

@@ -6,9 +6,12 @@ public struct ConnectionParameters: Hashable, CustomStringConvertible {
     public var peripheralLatency: UInt16
     public var supervisionTimeout: UInt16
 
-    /// 30-50 ms interval, no latency, 4 s supervision timeout: responsive for
-    /// GATT discovery and still gentle on a phone's battery.
-    public static let `default` = ConnectionParameters(intervalMin: 24, intervalMax: 40, peripheralLatency: 0, supervisionTimeout: 400)
+    /// 30-50 ms interval, no latency, 2 s supervision timeout: responsive for
+    /// GATT discovery and still gentle on a phone's battery. 2 s is the
+    /// shortest timeout Apple's accessory guidelines allow (still 40 missed
+    /// connection events): a link the head unit could not end itself (a
+    /// reset, a hang, power lost) frees the phone to reconnect that soon.
+    public static let `default` = ConnectionParameters(intervalMin: 24, intervalMax: 40, peripheralLatency: 0, supervisionTimeout: 200)
 
     public init(intervalMin: UInt16, intervalMax: UInt16, peripheralLatency: UInt16, supervisionTimeout: UInt16) {
         self.intervalMin = intervalMin

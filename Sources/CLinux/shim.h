@@ -97,4 +97,94 @@ static inline unsigned long nn_wdioc_keepalive(void) { return WDIOC_KEEPALIVE; }
 static inline unsigned long nn_wdioc_settimeout(void) { return WDIOC_SETTIMEOUT; }
 static inline unsigned long nn_wdioc_gettimeout(void) { return WDIOC_GETTIMEOUT; }
 
+// The farewell of a crashing head unit: HCI Disconnect for each live link,
+// written to the controller from the crash signal's handler, so each phone
+// hears the link end at once instead of waiting out its supervision timeout
+// (the restarted firmware resets the controller, which drops links without
+// a word). The bytes are prepared in advance by `nn_farewell_set`; the
+// handler only calls async-signal-safe functions (write, poll, read,
+// clock_gettime, sigaction, raise). Call these from ONE Swift file
+// (Drivers/CrashFarewell.swift): each file that inlines them has its own
+// copy of the state.
+struct nn_farewell {
+    volatile sig_atomic_t fd;
+    volatile sig_atomic_t length;   // 0: nothing to say (so all-zero is disarmed: .bss, not .data)
+    volatile sig_atomic_t links;    // Disconnection Complete events to wait for
+    uint8_t bytes[128];
+    uint8_t stack[32768];           // the handler's own: a stack overflow is a SIGSEGV too
+};
+
+static inline struct nn_farewell *nn_farewell_state(void) {
+    static struct nn_farewell state;
+    return &state;
+}
+
+/// What to write to `fd` on a crash; `length` 0 says nothing. Returns -1
+/// when the bytes do not fit.
+static inline int nn_farewell_set(int fd, const uint8_t *bytes, int length, int links) {
+    struct nn_farewell *s = nn_farewell_state();
+    s->length = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (length < 0 || length > (int)sizeof s->bytes) return -1;
+    if (length > 0) memcpy(s->bytes, bytes, (size_t)length);
+    s->fd = fd;
+    s->links = links;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    s->length = length;
+    return 0;
+}
+
+static inline int64_t nn_farewell_elapsed_ms(const struct timespec *since) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)(now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
+}
+
+static inline void nn_farewell_handler(int sig) {
+    struct nn_farewell *s = nn_farewell_state();
+    int length = s->length, fd = s->fd, links = s->links;
+    s->length = 0;  // once
+    if (length > 0 && fd >= 0 && write(fd, s->bytes, (size_t)length) == length) {
+        // The controller tells the phone (LL_TERMINATE_IND) and reports
+        // Disconnection Complete (H4 04 05 04) once the phone acknowledged:
+        // wait for it, briefly, so closing the transport as the process
+        // dies cannot lose the command on its way out.
+        struct timespec start;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        uint8_t in[512];
+        int seen = 0;
+        for (;;) {
+            int64_t left = 500 - nn_farewell_elapsed_ms(&start);
+            if (left <= 0 || seen >= links) break;
+            struct pollfd p = { fd, POLLIN, 0 };
+            if (poll(&p, 1, (int)left) <= 0) break;
+            ssize_t n = read(fd, in, sizeof in);
+            if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+            if (n <= 0) break;
+            for (ssize_t i = 0; i + 2 < n; i++)
+                if (in[i] == 0x04 && in[i + 1] == 0x05 && in[i + 2] == 0x04) seen++;
+        }
+    }
+    // Die of the signal as if there had been no handler (SA_RESETHAND put
+    // the default back; the signal is blocked until the handler returns).
+    raise(sig);
+}
+
+/// Installs the handler for the signals a crash raises (a Swift trap is
+/// SIGTRAP on arm64, SIGILL on x86-64), on its own stack. Returns -1 on failure.
+static inline int nn_farewell_install(void) {
+    struct nn_farewell *s = nn_farewell_state();
+    stack_t stack = { .ss_sp = s->stack, .ss_flags = 0, .ss_size = sizeof s->stack };
+    if (sigaltstack(&stack, NULL) != 0) return -1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = nn_farewell_handler;
+    action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS };
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    return 0;
+}
+
 #endif

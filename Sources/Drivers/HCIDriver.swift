@@ -32,6 +32,9 @@ public final class HCIDriver: LoopDevice {
     /// What each read(2) goes into before it is copied out at its length.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HCIDriver.readSize, alignment: 8)
     private static let readSize = 4096
+    /// The links a crash ends (`endOnCrash`), and the handler armed for them.
+    private var crashLinks: [ConnectionHandle] = []
+    private var farewell = CrashFarewell()
 
     public init(spec: TransportSpec) {
         self.spec = spec
@@ -61,6 +64,24 @@ public final class HCIDriver: LoopDevice {
 
     /// Writes what `send` queued, as much as the descriptor takes now.
     public func flush(now: Instant) { writePending(now: now) }
+
+    /// The links to end should the process crash: HCI Disconnect for each,
+    /// written from the crash signal's handler (`CrashFarewell`). Cheap when
+    /// they did not change: call it once per wake-up with the live links.
+    public func endOnCrash(_ links: [ConnectionHandle]) {
+        guard links != crashLinks else { return }
+        crashLinks = links
+        armFarewell()
+    }
+
+    /// On a stream a packet cut by a short write would swallow the
+    /// Disconnect, so the handler is armed only while nothing is pending
+    /// there; a user-channel socket takes whole packets.
+    private func armFarewell() {
+        var fd: Int32? = nil
+        if let t = transport, t.isPacketOriented || outgoing.isEmpty { fd = t.fd }
+        farewell.update(fd: fd, links: crashLinks)
+    }
 
     // MARK: - LoopDevice
 
@@ -116,6 +137,8 @@ public final class HCIDriver: LoopDevice {
         t.close()
         transport = nil
         outgoing.removeAll()
+        crashLinks = []
+        armFarewell()
         if notify { events.append(.closed) }
     }
 
@@ -160,5 +183,6 @@ public final class HCIDriver: LoopDevice {
                 return
             }
         }
+        armFarewell()
     }
 }

@@ -190,7 +190,7 @@ extension HeadUnitCore {
             // phone is in: it pauses, and those links go.
             host.peripheralLinkSecured(link.handle)
             dropUnsecuredPeripheralLinks(besides: link)
-            // 30-50 ms, no latency, 4 s supervision: within Apple's accessory
+            // 30-50 ms, no latency, 2 s supervision: within Apple's accessory
             // guidelines. Asked once secure, so pairing is not slowed; the
             // phone may say no, and the link works either way.
             l2cap.requestConnectionParameters(.default, on: link.handle, now: now)

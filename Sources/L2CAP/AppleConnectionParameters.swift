@@ -35,7 +35,7 @@ public enum AppleParameterViolation: Equatable, CustomStringConvertible {
 
 extension ConnectionParameters {
     /// What the head unit asks for as peripheral: the parameters it uses
-    /// as central (30-50 ms, no latency, 4 s), which are within Apple's
+    /// as central (30-50 ms, no latency, 2 s), which are within Apple's
     /// rules, so a phone sees the same link whichever side connected.
     public static let peripheralRequest = ConnectionParameters.default
 

@@ -51,8 +51,8 @@ import BluetoothCore
         var l2cap = layer()
         let sent = l2cap.requestConnectionParameters(wanted, on: handle, now: .zero)
         #expect(sent)
-        // Code 0x12, identifier 1, length 8: 24, 40, 0, 400.
-        #expect(drain(&l2cap) == [.transmit(handle, frame("0c00 0500 12 01 0800 1800 2800 0000 9001"))])
+        // Code 0x12, identifier 1, length 8: 24, 40, 0, 200 (2 s, the shortest Apple allows).
+        #expect(drain(&l2cap) == [.transmit(handle, frame("0c00 0500 12 01 0800 1800 2800 0000 c800"))])
         #expect(l2cap.nextDeadline == Instant(milliseconds: 30_000))
     }
 
@@ -68,7 +68,7 @@ import BluetoothCore
         #expect(l2cap.nextDeadline == nil)
         // The next request gets the next identifier, and is rejected.
         l2cap.requestConnectionParameters(wanted, on: handle, now: .zero)
-        #expect(drain(&l2cap) == [.transmit(handle, frame("0c00 0500 12 02 0800 1800 2800 0000 9001"))])
+        #expect(drain(&l2cap) == [.transmit(handle, frame("0c00 0500 12 02 0800 1800 2800 0000 c800"))])
         l2cap.receive(frame("0600 0500 13 02 0200 0100"), on: handle)
         #expect(l2cap.pollParameterUpdateAnswer()?.outcome == .rejected)
         // Responses are never answered.
