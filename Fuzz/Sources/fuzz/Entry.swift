@@ -33,6 +33,7 @@ let targets: [FuzzTarget] = [
     HPKETarget.target,
     GuidanceTarget.target,
     TextLayoutTarget.target,
+    UpdateBundleTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?
