@@ -25,7 +25,9 @@ enum InstallCommand {
         guard !devices.isEmpty else { throw Arguments.UsageError(description: "install: --root DEVICE (and --boot DEVICE) are needed") }
         let keyPath = args.options["key"] ?? defaultKey
         let bundlePath = args.positional[0]
-        func say(_ line: String) { print("install: \(line)") }
+        // On stderr, which is not buffered: the installer script relays the
+        // progress to the console as it comes.
+        func say(_ line: String) { StandardErrorLog.line("install: \(line)") }
 
         let keyFile: [UInt8]
         do { keyFile = try ReadFile.prefix(keyPath, limit: 256) } catch {
@@ -94,7 +96,7 @@ enum InstallCommand {
                     say("\(name) image written and its SHA-256 verified")
                 case .complete:
                     say("complete: version \(manifest!.version)")
-                    print("version \(manifest!.version)")
+                    StandardErrorLog.line("version \(manifest!.version)")
                     return 0
                 case .rejected(let error):
                     say("refused: \(error.description)")

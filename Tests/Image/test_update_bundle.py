@@ -46,7 +46,8 @@ class UpdateBundle(unittest.TestCase):
         self.assertEqual(disk[b_first * SECTOR:(b_first + 8) * SECTOR], bytes(8 * SECTOR), "slot B must be empty")
         root = disk[a_first * SECTOR:(a_first + a_count) * SECTOR]
         self.assertEqual(root[:4], b"hsqs")
-        root = root[:struct.unpack("<Q", root[40:48])[0]]
+        # bytes_used (offset 40), which mksquashfs pads to 4 KiB in its file.
+        root = root[:(struct.unpack("<Q", root[40:48])[0] + 4095) // 4096 * 4096]
         self.assertEqual(manifest[0], "format 1")
         self.assertEqual(manifest[1], f"compatible {board}")
         self.assertEqual(manifest[3], f"image root {len(root)} {hashlib.sha256(root).hexdigest()}")
