@@ -30,7 +30,7 @@ let package = Package(
         // feeds bytes to has no file, socket or clock of its own.
         .library(name: "HeadUnitLayers", targets: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP",
                                                    "ANCS", "AMS", "NavigationNotifier", "Console", "Config", "Input", "HeadUnitCore",
-                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics", "GhostDrop"]),
+                                                   "JSON", "NotifBridge", "HPKE", "Guidance", "Graphics", "GhostDrop", "Update"]),
     ],
     targets: cModules + [
         // Bytes, UUIDs, addresses, time and logging shared by every layer.
@@ -78,10 +78,13 @@ let package = Package(
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
                                                "Notifications", "ScreenValues", "Console", "Input", "NotifBridge"]),
+        // A/B updates (sans-I/O): the signed bundle's header, manifest, Ed25519
+        // signature and streamed SHA-256 checks (docs/UPDATES.md).
+        .target(name: "Update", dependencies: ["CCrypto"]),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "ScreenValues", "DisplaySettings", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
-                                      "NotifBridge", "CLinux"]),
+                                      "NotifBridge", "Update", "CLinux"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library (BENCHMARKS.md).
         .executableTarget(name: "headunit", dependencies: ["App", "Platform"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
@@ -144,6 +147,7 @@ let package = Package(
                                                          "NotifBridge", "HPKE", "JSON", "GATT"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "UpdateTests", dependencies: ["Update", "CCrypto"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "ANCS", "App", "SMP", "Platform", "Display", "CLinux"]),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "DisplaySettings"]),

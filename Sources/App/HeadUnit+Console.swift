@@ -22,6 +22,7 @@ extension HeadUnit {
         switch command {
         case .status:
             console?.say(statusText(now: now))
+            if let image = UpdateLauncher.imageStatus() { console?.say(image) }
         case .log(let level):
             Log.level = level
         case .traceOn(let path), .traceOnKeepingKeys(let path):
@@ -45,6 +46,8 @@ extension HeadUnit {
             console?.say("rebooting")
             exitStatus = HeadUnit.rebootExitStatus
             shutDownGracefully(now: now)
+        case .update(let path):
+            console?.say(UpdateLauncher.start(bundle: path))
         case .help, .empty, .invalid:
             break
         case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media:

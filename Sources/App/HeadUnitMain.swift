@@ -12,12 +12,15 @@ public enum HeadUnitMain {
       headunit connect --hci SPEC [--seconds N] [--trace FILE.btsnoop [--trace-keys]]
       headunit render --out FILE.png [--tile N]   (every maneuver arrow, for comparisons)
       headunit crypto-bench [--iterations N] [--passes P]   (NotifBridge key activation and decryption times)
+      headunit install BUNDLE --compatible BOARD --root DEVICE [--boot DEVICE] [--key FILE]
+                    (a signed update bundle into the inactive slot; docs/UPDATES.md)
       headunit version
     SPEC: hciN | uart:/dev/ttyX[:baud] | tcp:HOST:PORT
     """
 
     static let valued: Set<String> = ["hci", "display", "state", "config", "trace", "events", "console", "seconds", "log-level",
-                                      "watchdog", "watchdog-timeout", "out", "tile", "iterations", "passes"]
+                                      "watchdog", "watchdog-timeout", "out", "tile", "iterations", "passes",
+                                      "compatible", "root", "boot", "key"]
 
     public static func main(_ argv: [String]) -> Int32 {
         Log.sink = StandardErrorLog.write
@@ -41,6 +44,8 @@ public enum HeadUnitMain {
                 return try ConnectCommand.run(args)
             case "render":
                 return try RenderCommand.run(args)
+            case "install":
+                return try InstallCommand.run(args)
             case "crypto-bench":
                 return try CryptoBenchCommand.run(args)
             case "state-stress":

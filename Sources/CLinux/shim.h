@@ -81,6 +81,29 @@ static inline void *nn_mmap_shared(int fd, size_t length, int64_t offset) {
 static inline FILE *nn_stderr(void) { return stderr; }
 static inline FILE *nn_stdout(void) { return stdout; }
 
+/* Starts `path argument` detached from the caller: a grandchild in its own
+   session, reparented to init (so nobody has to reap it), with stdin, stdout
+   and stderr on /dev/null and no other descriptor of the caller (the
+   watchdog device above all: a child holding it open would keep the next
+   firmware from opening it). 0 when started, -1 when fork failed. */
+static inline int nn_spawn_detached(const char *path, const char *argument) {
+    pid_t child = fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        if (fork() == 0) {
+            setsid();
+            int null = open("/dev/null", O_RDWR);
+            if (null >= 0) { dup2(null, 0); dup2(null, 1); dup2(null, 2); }
+            for (int fd = 3; fd < 4096; fd++) close(fd);
+            execl(path, path, argument, (char *)0);
+        }
+        _exit(0);
+    }
+    int status;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    return 0;
+}
+
 // evdev ioctls (linux/input.h). Their request numbers are function-like
 // macros, which Swift does not import.
 #include <sys/inotify.h>

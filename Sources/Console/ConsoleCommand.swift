@@ -38,6 +38,9 @@ public enum ConsoleCommand: Equatable {
     case config
     case version
     case reboot
+    /// Install the signed update bundle at this path (a USB stick's file)
+    /// into the inactive slot and reboot into it on trial (docs/UPDATES.md).
+    case update(String)
     /// A blank line: nothing to do, no answer.
     case empty
     /// Unknown command or wrong arguments: the text is the line to answer with.
@@ -49,6 +52,8 @@ public enum ConsoleCommand: Equatable {
 
     /// SERVER NAMEs are 1 to 32 bytes of UTF-8 (docs/PROTOCOL.md §1).
     public static let maximumServerNameBytes = 32
+    /// PATH_MAX less the installer's own path and a margin.
+    public static let maximumPathBytes = 1024
 
     public static let usage = """
     commands:
@@ -72,6 +77,7 @@ public enum ConsoleCommand: Equatable {
       config                       the configuration in effect
       version                      firmware version
       reboot                       restart the head unit
+      update PATH                  install a signed update bundle (USB stick) and reboot into it on trial
     """
 
     /// One line per command with arguments, for answers to wrong arguments.
@@ -82,6 +88,7 @@ public enum ConsoleCommand: Equatable {
         "log": "usage: log error|warn|info|debug|trace",
         "trace": "usage: trace on FILE [keys] | trace off",
         "screenshot": "usage: screenshot FILE.png",
+        "update": "usage: update PATH (a signed update bundle, e.g. /media/usb/headunit-qemu-virt.hubundle)",
     ]
 
     public init(line: String) {
@@ -144,6 +151,10 @@ public enum ConsoleCommand: Equatable {
             } else {
                 self = wrong()
             }
+        case "update":
+            // A path may hold spaces (a USB stick's file name): the rest of the line.
+            let path = ConsoleCommand.rest(of: line, after: first)
+            self = path.hasPrefix("/") && path.utf8.count <= ConsoleCommand.maximumPathBytes ? .update(path) : wrong()
         case "screenshot":
             if rest.count == 1, rest[0].count > 4, rest[0].lowercased().hasSuffix(".png") {
                 self = .screenshot(rest[0])

@@ -77,7 +77,7 @@ extension HeadUnitCore {
         case .media(let remote):
             let sent = links.values.contains { $0.appleServices?.ams.send(remote, now: now) ?? false }
             say(sent ? "\(remote) sent" : "the phone does not offer \(remote) now")
-        case .status, .log, .traceOn, .traceOnKeepingKeys, .traceOff, .screenshot, .config, .version, .reboot, .help, .empty, .invalid:
+        case .status, .log, .traceOn, .traceOnKeepingKeys, .traceOff, .screenshot, .config, .version, .reboot, .update, .help, .empty, .invalid:
             break
         }
         pump()

@@ -113,16 +113,19 @@ class RaspberryPiImage(unittest.TestCase):
         self.assertEqual(self.mbr[510:512], b"\x55\xaa", "no MBR boot signature")
         self.assertEqual(struct.unpack("<I", self.mbr[440:444])[0], DISK_ID)
 
-    def test_three_partitions_boot_root_data(self):
-        (s1, t1, f1, n1), (s2, t2, f2, n2), (s3, t3, f3, n3), (_, t4, _, _) = self.parts
+    def test_partitions_boot_root_slots_data(self):
+        (s1, t1, f1, n1), (s2, t2, f2, n2), (s3, t3, f3, n3), (_, t4, f4, n4) = self.parts
         self.assertEqual(t1, 0x0C, "partition 1 must be FAT32 (LBA): the Pi's boot ROM reads only FAT")
         self.assertEqual(s1, 0x80, "partition 1 must be marked bootable")
-        self.assertEqual((t2, t3, t4), (0x83, 0x83, 0x00))
-        # Aligned to 4 MiB (SD card erase blocks), in order, not overlapping,
-        # and inside the image.
+        self.assertEqual((t2, t3, t4), (0x83, 0x83, 0x83))
+        # Aligned to 4 MiB (SD card erase blocks), not overlapping, and
+        # inside the image: boot, root slot A (2), root slot B (4), data (3)
+        # on disk (docs/UPDATES.md).
         self.assertEqual(f1 % 8192, 0)
         self.assertLessEqual(f1 + n1, f2)
-        self.assertLessEqual(f2 + n2, f3)
+        self.assertLessEqual(f2 + n2, f4)
+        self.assertLessEqual(f4 + n4, f3)
+        self.assertEqual(n2, n4, "the two root slots differ in size")
         self.assertLessEqual((f3 + n3) * SECTOR, os.path.getsize(self.image))
         self.assertGreaterEqual(n1 * SECTOR, 48 << 20, "boot partition too small for kernel and initramfs")
         self.assertGreaterEqual(n3 * SECTOR, 16 << 20, "data partition too small")

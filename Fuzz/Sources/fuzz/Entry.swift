@@ -35,6 +35,7 @@ let targets: [FuzzTarget] = [
     GuidanceTarget.target,
     GhostDropTarget.target,
     TextLayoutTarget.target,
+    UpdateBundleTarget.target,
 ]
 
 nonisolated(unsafe) var selected: FuzzTarget?

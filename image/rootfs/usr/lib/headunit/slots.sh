@@ -1,0 +1,96 @@
+# The A/B root slots and the boot state (docs/UPDATES.md), shared by the
+# initramfs (which picks the slot), the installer (update) and the trial
+# watcher (trial). busybox sh; sourced after functions.sh.
+#
+# Slot A is partition 2, slot B partition 4 of the disk the kernel command
+# line's root= names (always slot A's partition, so cmdline.txt never
+# changes). The boot state is one 512-byte block at 2 MiB on that disk, in
+# the gap between the MBR and the boot partition (no filesystem: the
+# initramfs reads and writes it with dd, and a block is written whole or
+# not at all):
+#
+#   HUSLOT1 active=2 trial=4 tried=0
+#
+# active  the partition of the slot that is known good (2 when the block is blank)
+# trial   the partition of a slot installed and not yet proven, or 0
+# tried   1 once the initramfs has started the trial slot: if the system
+#         comes back with tried=1 and the trial still open, the trial
+#         crashed, hung (the watchdog reset it) or lost power, and the
+#         initramfs boots the active slot again
+# failed  the partition of the last trial that did not prove itself, or 0
+SLOT_A=2
+SLOT_B=4
+BOOTSTATE_OFFSET_BLOCKS=4096
+
+# The whole disk of a partition device: /dev/vda2 -> /dev/vda, /dev/mmcblk0p2 -> /dev/mmcblk0.
+slot_disk_of() {
+	name=${1##*/}
+	disk=$(basename "$(readlink -f "/sys/class/block/$name/..")")
+	[ -b "/dev/$disk" ] && echo "/dev/$disk"
+}
+
+# The partition device NUMBER of DISK: /dev/vda 4 -> /dev/vda4, /dev/mmcblk0 4 -> /dev/mmcblk0p4.
+slot_partition() {
+	for part in "/sys/class/block/${1##*/}/${1##*/}"*; do
+		if [ "$(cat "$part/partition" 2>/dev/null)" = "$2" ]; then
+			echo "/dev/${part##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+slot_name() { [ "$1" = "$SLOT_B" ] && echo B || echo A; }
+slot_other() { [ "$1" = "$SLOT_B" ] && echo "$SLOT_A" || echo "$SLOT_B"; }
+
+# Reads the boot state of DISK into BS_ACTIVE, BS_TRIAL, BS_TRIED, BS_FAILED.
+bootstate_read() {
+	BS_ACTIVE=$SLOT_A BS_TRIAL=0 BS_TRIED=0 BS_FAILED=0
+	line=$(dd if="$1" bs=512 skip="$BOOTSTATE_OFFSET_BLOCKS" count=1 2>/dev/null | tr -d '\000' | head -n 1)
+	case "$line" in HUSLOT1\ *) ;; *) return 0 ;; esac
+	for word in $line; do
+		case "$word" in
+			active=2|active=4) BS_ACTIVE=${word#*=} ;;
+			trial=0|trial=2|trial=4) BS_TRIAL=${word#*=} ;;
+			tried=0|tried=1) BS_TRIED=${word#*=} ;;
+			failed=0|failed=2|failed=4) BS_FAILED=${word#*=} ;;
+		esac
+	done
+}
+
+# Writes the boot state of DISK: active trial tried failed (one block, synced).
+# The line is one write of under 512 bytes into the pipe, so dd reads it
+# whole; conv=sync pads it with zeros to the block.
+bootstate_write() {
+	echo "HUSLOT1 active=$2 trial=$3 tried=$4 failed=$5" |
+		dd of="$1" bs=512 seek="$BOOTSTATE_OFFSET_BLOCKS" count=1 conv=sync,notrunc,fsync 2>/dev/null
+}
+
+# The initramfs: the partition number to boot from DISK, updating the
+# boot state (a trial is started once; found started again, it failed).
+slot_choose() {
+	bootstate_read "$1"
+	if [ "$BS_TRIAL" != 0 ] && [ "$BS_TRIAL" != "$BS_ACTIVE" ]; then
+		if [ "$BS_TRIED" = 0 ]; then
+			bootstate_write "$1" "$BS_ACTIVE" "$BS_TRIAL" 1 "$BS_FAILED"
+			hu_log "slot $(slot_name "$BS_TRIAL"): trial boot"
+			echo "$BS_TRIAL"
+			return 0
+		fi
+		hu_error "slot $(slot_name "$BS_TRIAL"): the trial did not prove itself (crash, hang or power loss): back to slot $(slot_name "$BS_ACTIVE")"
+		bootstate_write "$1" "$BS_ACTIVE" 0 0 "$BS_TRIAL"
+	fi
+	echo "$BS_ACTIVE"
+}
+
+# The partition number of the running root (from /proc/mounts), or nothing.
+slot_running() {
+	device=$(awk '$2 == "/" && $1 != "rootfs" { d = $1 } END { print d }' /proc/mounts)
+	cat "/sys/class/block/${device##*/}/partition" 2>/dev/null
+}
+
+# The disk the slots are on: root= of the command line's disk.
+slot_disk() {
+	device=$(device_of "$(cmdline_get root)") || return 1
+	slot_disk_of "$device"
+}
