@@ -144,7 +144,7 @@ let package = Package(
                                                   "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
                                                          "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
-                                                         "NotifBridge", "HPKE", "JSON", "GATT"]),
+                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "UpdateTests", dependencies: ["Update", "CCrypto"]),
