@@ -77,6 +77,9 @@ public final class PhoneLink {
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
     var notifBridge: NotifBridgeLink<HPKECryptography>?
+    /// The bearer took ATT PDUs since the core last looked for the
+    /// phone's writes (only those can bring any).
+    var attReceived = false
     /// The link's own GATT requests, by id: the phone's clock and name.
     private var clockRead: GATTRequestID?
     private var nameRead: GATTRequestID?
