@@ -13,8 +13,9 @@ import BluetoothCore
 ///    when the Notification Source subscription is confirmed, and the phone
 ///    then sends every existing notification flagged PreExisting;
 /// 3. each new UID gets GetNotificationAttributes for its AppIdentifier only;
-///    `wantsText` decides whether it is worth its Title, Subtitle, Message,
-///    Date and action labels. A dropped notification never has its text asked
+///    the owner is asked (`.askWantsText`) whether it is worth its Title,
+///    Subtitle, Message, Date and action labels, and answers with
+///    `textWanted(_:for:now:)`. A dropped notification never has its text asked
 ///    for; when it changes, it is identified and filtered again;
 /// 4. Control Point requests go one at a time (`ANCSClient+Requests.swift`);
 ///    their Data Source answers are rebuilt by `DataSourceReassembler`;
@@ -29,9 +30,6 @@ public final class ANCSClient {
     public var configuration: ANCSConfiguration
     /// Display names learned so far; persist it on `.appNameLearned`.
     public internal(set) var appNames: AppNameCache
-    /// The filter: true when a notification (AppIdentifier and category
-    /// known, text not yet) should be shown and so needs its text.
-    public var wantsText: (ANCSNotification) -> Bool
     /// True while the phone is expected to keep updating a notification (a
     /// navigation instruction that changed in this session is on screen): a
     /// Notification Source silent for `silenceThresholdMilliseconds` is then
@@ -102,6 +100,10 @@ public final class ANCSClient {
     /// The serial of a Control Point write whose result has not come back.
     /// No other write goes out before it does, so results never get mixed up.
     var writeOutstanding: Int?
+    /// The notification whose `.askWantsText` is not answered yet: the
+    /// Control Point waits for the answer, so that the text request it may
+    /// bring goes before the requests queued behind it.
+    var verdictPending: NotificationUID?
     var serial = 0
     var appNameFailures: Set<AppIdentifier> = []
 
@@ -119,11 +121,10 @@ public final class ANCSClient {
     var securityRefusals = 0
 
     public init(connection: ConnectionHandle, configuration: ANCSConfiguration = ANCSConfiguration(),
-                appNames: AppNameCache = AppNameCache(), wantsText: @escaping (ANCSNotification) -> Bool) {
+                appNames: AppNameCache = AppNameCache()) {
         self.connection = connection
         self.configuration = configuration
         self.appNames = appNames
-        self.wantsText = wantsText
     }
 
     /// Inlinable: the core polls on every pass, mostly finding nothing,
@@ -426,6 +427,7 @@ public final class ANCSClient {
         entries.removeAll()
         queue.removeAll()
         inFlight = nil
+        verdictPending = nil
         appNameFailures.removeAll()
         if wasActive {
             Log.info("ancs", "session ended")
@@ -585,6 +587,7 @@ public final class ANCSClient {
     func forget(_ uid: NotificationUID) {
         guard let entry = entries.removeValue(forKey: uid) else { return }
         queue.removeAll { $0.uid == uid }
+        if verdictPending == uid { verdictPending = nil }
         if entry.reported { emit(.event(.notificationRemoved(entry.notification))) }
     }
 

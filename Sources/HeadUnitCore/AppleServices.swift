@@ -11,9 +11,10 @@ import Notifications
 /// as exactly one result call. Values the phone notifies are routed to the
 /// client that subscribed to them.
 ///
-/// ANCS and the notification model talk here, on the link: what ANCS
-/// learns goes to the model, and the model tells ANCS which notifications
-/// are worth their text and whether one should be updating.
+/// ANCS and the notification model talk here, on the link, in values: what
+/// ANCS learns goes to the model; ANCS asks which notifications are worth
+/// their text (`.askWantsText`) and the model's answer goes back
+/// (`textWanted`), as does whether one should be updating.
 final class AppleServices {
     let handle: ConnectionHandle
     let ancs: ANCSClient
@@ -40,8 +41,7 @@ final class AppleServices {
     init(handle: ConnectionHandle, ancsService: GATTServiceBinding, amsService: GATTServiceBinding,
          configuration: ANCSConfiguration, appNames: AppNameCache, notifications: NotificationModel) {
         self.handle = handle
-        ancs = ANCSClient(connection: handle, configuration: configuration, appNames: appNames,
-                          wantsText: { notifications.wantsText($0) })
+        ancs = ANCSClient(connection: handle, configuration: configuration, appNames: appNames)
         ams = AMSClient(connection: handle)
         self.ancsService = ancsService
         self.amsService = amsService
@@ -123,6 +123,8 @@ final class AppleServices {
             notifications.handle(event)
             ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
             return event
+        case .askWantsText(let notification):
+            ancs.textWanted(notifications.wantsText(notification), for: notification.uid, now: now)
         case .discover:
             pending[ancsService.discover()] = .ancsDiscovery
         case let .subscribe(_, characteristic):

@@ -42,7 +42,8 @@ public final class NotificationModel {
         self.filter = filter
     }
 
-    /// The ANCS client's filter: `ANCSClient(..., wantsText: model.wantsText)`.
+    /// The ANCS client's filter: the answer to its `.askWantsText`
+    /// (`ANCSClient.textWanted(_:for:now:)`).
     public func wantsText(_ notification: ANCSNotification) -> Bool {
         filter.kind(of: notification) != .other
     }
