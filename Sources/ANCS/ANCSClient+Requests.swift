@@ -169,8 +169,7 @@ extension ANCSClient {
         }
         // Fed where it lies: a copy of the flight taken out and stored back
         // shared the reassembler's buffers, so each fragment copied them.
-        let progress = inFlight!.reassembler!.feed(bytes)
-        switch progress {
+        switch inFlight!.reassembler!.feed(bytes) {
         case .needMore:
             break
         case .discarded(let reason):

@@ -561,8 +561,11 @@ public final class ANCSClient {
     /// of its notification on each answer and each Notification Source
     /// event. `change` must not touch `entries` itself.
     func changeEntry(_ uid: NotificationUID, _ change: (inout Entry) -> Void) {
-        guard hasEntry(uid) else { return }
-        change(&entries[uid]!)
+        // By index: the key's optional subscript moved the entry out into
+        // an optional and back in (a copy and a destroy of all its strings)
+        // after looking the key up a second time.
+        guard let i = entries.index(forKey: uid) else { return }
+        change(&entries.values[i])
     }
 
     /// Whether `uid` has an entry. Looked up by index: `entries[uid] != nil`
