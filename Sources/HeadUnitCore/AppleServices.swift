@@ -36,7 +36,10 @@ final class AppleServices {
         case amsWrite(AMSCharacteristic)
         case amsRead(AMSCharacteristic)
     }
-    private var pending: [GATTRequestID: Request] = [:]
+    /// A few at a time (one Control Point write, a discovery or a
+    /// subscription): a list looked through, not a hash table hashed twice
+    /// per request.
+    private var pending: [(id: GATTRequestID, request: Request)] = []
 
     init(handle: ConnectionHandle, ancsService: GATTServiceBinding, amsService: GATTServiceBinding,
          configuration: ANCSConfiguration, appNames: AppNameCache, notifications: NotificationModel) {
@@ -76,8 +79,8 @@ final class AppleServices {
 
     /// A GATT request ended; false when it was not one of ours.
     func completed(_ id: GATTRequestID, _ result: GATTClientResult, now: Instant) -> Bool {
-        guard !pending.isEmpty, let request = pending.removeValue(forKey: id) else { return false }
-        switch request {
+        guard let i = pending.firstIndex(where: { $0.id == id }) else { return false }
+        switch pending.remove(at: i).request {
         case .ancsDiscovery: ancs.discoveryCompleted(ANCSDiscovery(result), now: now)
         case .ancsSubscription(let c): ancs.subscribeCompleted(c, RemoteOperationResult(result), now: now)
         case .ancsUnsubscription(let c): ancs.unsubscribeCompleted(c, RemoteOperationResult(result), now: now)
@@ -126,13 +129,13 @@ final class AppleServices {
         case .askWantsText(let notification):
             ancs.textWanted(notifications.wantsText(notification), for: notification.uid, now: now)
         case .discover:
-            pending[ancsService.discover()] = .ancsDiscovery
+            pending.append((ancsService.discover(), .ancsDiscovery))
         case let .subscribe(_, characteristic):
-            pending[ancsService.subscribe(characteristic.uuid)] = .ancsSubscription(characteristic)
+            pending.append((ancsService.subscribe(characteristic.uuid), .ancsSubscription(characteristic)))
         case let .unsubscribe(_, characteristic):
-            pending[ancsService.unsubscribe(characteristic.uuid)] = .ancsUnsubscription(characteristic)
+            pending.append((ancsService.unsubscribe(characteristic.uuid), .ancsUnsubscription(characteristic)))
         case let .writeControlPoint(_, bytes):
-            pending[ancsService.write(ANCSUUIDs.controlPoint, value: bytes)] = .ancsControlPoint
+            pending.append((ancsService.write(ANCSUUIDs.controlPoint, value: bytes), .ancsControlPoint))
         }
         return nil
     }
@@ -142,13 +145,13 @@ final class AppleServices {
     func perform(_ action: AMSAction) -> AMSEvent? {
         switch action {
         case .discover:
-            pending[amsService.discover()] = .amsDiscovery
+            pending.append((amsService.discover(), .amsDiscovery))
         case let .subscribe(_, characteristic):
-            pending[amsService.subscribe(characteristic.uuid)] = .amsSubscription(characteristic)
+            pending.append((amsService.subscribe(characteristic.uuid), .amsSubscription(characteristic)))
         case let .write(_, characteristic, bytes):
-            pending[amsService.write(characteristic.uuid, value: bytes)] = .amsWrite(characteristic)
+            pending.append((amsService.write(characteristic.uuid, value: bytes), .amsWrite(characteristic)))
         case let .read(_, characteristic):
-            pending[amsService.read(characteristic.uuid)] = .amsRead(characteristic)
+            pending.append((amsService.read(characteristic.uuid), .amsRead(characteristic)))
         case .event(let event):
             return event
         }
