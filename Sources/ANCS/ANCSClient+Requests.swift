@@ -81,8 +81,8 @@ extension ANCSClient {
             guard stage(of: uid) == .identifying else { return nil }
             return .getNotificationAttributes(uid, [NotificationAttributeRequest(.appIdentifier)])
         case .text(let uid):
-            guard let i = entries.index(forKey: uid), entries.values[i].stage == .wanted else { return nil }
-            return .getNotificationAttributes(uid, configuration.textRequest(flags: entries.values[i].notification.flags))
+            guard let entry = entries[uid], entry.stage == .wanted else { return nil }
+            return .getNotificationAttributes(uid, configuration.textRequest(flags: entry.notification.flags))
         case .appName(let app):
             guard appNames.name(for: app) == nil else { return nil }
             return .getAppAttributes(app, [.displayName])

@@ -77,7 +77,12 @@ public final class ANCSClient {
         case textFailed
     }
 
-    struct Entry {
+    /// One notification of the session. A class: the table hands out a
+    /// reference, so reading or changing an entry copies none of its
+    /// notification's strings (as a struct, each look at its stage copied
+    /// the whole entry out of the dictionary, and each change moved it out
+    /// and back in).
+    final class Entry {
         var notification: ANCSNotification
         var stage: Stage
         /// Reported to the owner (fetched or dropped), so its removal is too.
@@ -85,7 +90,13 @@ public final class ANCSClient {
         /// Modified while its text was in flight: fetch again afterwards.
         var refetch = false
         /// Arrival order, for eviction and listing.
-        var sequence: Int
+        let sequence: Int
+
+        init(notification: ANCSNotification, stage: Stage, sequence: Int) {
+            self.notification = notification
+            self.stage = stage
+            self.sequence = sequence
+        }
     }
 
     var phase: Phase = .idle
@@ -510,7 +521,7 @@ public final class ANCSClient {
         if hasEntry(event.uid) {
             // Dedupe: the same UID twice in one session is one notification.
             Log.debug("ancs", "notification \(event.uid) added twice; kept once")
-            changeEntry(event.uid) { update(&$0, from: event) }
+            changeEntry(event.uid) { update($0, from: event) }
             return
         }
         sequence += 1
@@ -528,7 +539,7 @@ public final class ANCSClient {
             return
         }
         changeEntry(event.uid) { entry in
-            update(&entry, from: event)
+            update(entry, from: event)
             switch entry.stage {
             case .identifying:
                 break
@@ -552,34 +563,22 @@ public final class ANCSClient {
             Log.debug("ancs", "removal of unknown notification \(event.uid) ignored")
             return
         }
-        changeEntry(event.uid) { update(&$0, from: event) }
+        changeEntry(event.uid) { update($0, from: event) }
         forget(event.uid)
     }
 
-    /// Changes the entry of `uid` where it lies in the table. Changing a
-    /// copy and storing it back would copy, and then release, every string
-    /// of its notification on each answer and each Notification Source
-    /// event. `change` must not touch `entries` itself.
-    func changeEntry(_ uid: NotificationUID, _ change: (inout Entry) -> Void) {
-        // By index: the key's optional subscript moved the entry out into
-        // an optional and back in (a copy and a destroy of all its strings)
-        // after looking the key up a second time.
-        guard let i = entries.index(forKey: uid) else { return }
-        change(&entries.values[i])
+    /// Changes the entry of `uid`, if there is one. `change` must not
+    /// touch `entries` itself.
+    func changeEntry(_ uid: NotificationUID, _ change: (Entry) -> Void) {
+        guard let entry = entries[uid] else { return }
+        change(entry)
     }
 
-    /// Whether `uid` has an entry. Looked up by index: `entries[uid] != nil`
-    /// copied the entry out (retaining and releasing each of its strings)
-    /// only to compare it with nil, several times per notification.
-    func hasEntry(_ uid: NotificationUID) -> Bool { entries.index(forKey: uid) != nil }
+    func hasEntry(_ uid: NotificationUID) -> Bool { entries[uid] != nil }
 
-    /// The stage of `uid`'s entry, read where it lies (see `hasEntry`).
-    func stage(of uid: NotificationUID) -> Stage? {
-        guard let i = entries.index(forKey: uid) else { return nil }
-        return entries.values[i].stage
-    }
+    func stage(of uid: NotificationUID) -> Stage? { entries[uid]?.stage }
 
-    func update(_ entry: inout Entry, from event: NotificationSourceEvent) {
+    func update(_ entry: Entry, from event: NotificationSourceEvent) {
         entry.notification.flags = event.flags
         entry.notification.category = event.category
         entry.notification.categoryCount = event.categoryCount
