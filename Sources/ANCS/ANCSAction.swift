@@ -16,6 +16,12 @@ public enum ANCSAction: Equatable {
     /// Write (with response) this value to the Control Point; answer with
     /// `controlPointWriteCompleted(_:now:)`.
     case writeControlPoint(ConnectionHandle, [UInt8])
+    /// Is this notification (its AppIdentifier and category known, its
+    /// text not yet) worth its text, that is, will it be shown? The filter
+    /// is the owner's (the notification model's); answer with
+    /// `textWanted(_:for:now:)`. No Control Point request goes out before
+    /// the answer, so the text request keeps its place in the queue.
+    case askWantsText(ANCSNotification)
     /// Something for the rest of the head unit (the notification model, the
     /// screen, the state files).
     case event(ANCSEvent)

@@ -56,7 +56,7 @@ extension ANCSClient {
 
     /// Sends the next request when the Control Point is free.
     func pump() {
-        guard phase == .active, inFlight == nil, writeOutstanding == nil else { return }
+        guard phase == .active, inFlight == nil, writeOutstanding == nil, verdictPending == nil else { return }
         while !queue.isEmpty {
             let index = queue.firstIndex(where: { $0.isUrgent }) ?? queue.startIndex
             let request = queue.remove(at: index)
@@ -81,8 +81,8 @@ extension ANCSClient {
             guard stage(of: uid) == .identifying else { return nil }
             return .getNotificationAttributes(uid, [NotificationAttributeRequest(.appIdentifier)])
         case .text(let uid):
-            guard let i = entries.index(forKey: uid), entries.values[i].stage == .wanted else { return nil }
-            return .getNotificationAttributes(uid, configuration.textRequest(flags: entries.values[i].notification.flags))
+            guard let entry = entries[uid], entry.stage == .wanted else { return nil }
+            return .getNotificationAttributes(uid, configuration.textRequest(flags: entry.notification.flags))
         case .appName(let app):
             guard appNames.name(for: app) == nil else { return nil }
             return .getAppAttributes(app, [.displayName])
@@ -129,6 +129,39 @@ extension ANCSClient {
         pump()
     }
 
+    /// The owner's answer to `.askWantsText`: whether the notification
+    /// passed its filter. Yes asks for its text (and its app's name, when
+    /// unknown); no drops it, and only its AppIdentifier was ever asked.
+    public func textWanted(_ wanted: Bool, for uid: NotificationUID, now: Instant) {
+        self.now = now
+        guard verdictPending == uid else {
+            Log.debug("ancs", "answer about \(uid), which waits for none; ignored")
+            return
+        }
+        verdictPending = nil
+        if stage(of: uid) == .identifying {
+            changeEntry(uid) { entry in
+                if wanted {
+                    entry.stage = .wanted
+                    if let app = entry.notification.app, app.canBeSent, appNames.name(for: app) == nil,
+                       !appNameFailures.contains(app) {
+                        enqueue(.appName(app))
+                    }
+                    enqueue(.text(uid))
+                } else {
+                    // Privacy: nothing but the AppIdentifier is ever asked for it.
+                    entry.stage = .dropped
+                    if !entry.reported {
+                        // Dropped again after a change: reported once is enough.
+                        entry.reported = true
+                        emit(.event(.notificationDropped(entry.notification)))
+                    }
+                }
+            }
+        }
+        pump()
+    }
+
     func dataSourceFragment(_ bytes: [UInt8]) {
         guard inFlight?.reassembler != nil else {
             Log.info("ancs", "Data Source: \(bytes.count) bytes while no request waits for any; dropped")
@@ -136,8 +169,7 @@ extension ANCSClient {
         }
         // Fed where it lies: a copy of the flight taken out and stored back
         // shared the reassembler's buffers, so each fragment copied them.
-        let progress = inFlight!.reassembler!.feed(bytes)
-        switch progress {
+        switch inFlight!.reassembler!.feed(bytes) {
         case .needMore:
             break
         case .discarded(let reason):
@@ -185,21 +217,9 @@ extension ANCSClient {
             changeEntry(uid) { entry in
                 entry.notification.app = app
                 entry.notification.appName = app.flatMap { appNames.name(for: $0) }
-                if wantsText(entry.notification) {
-                    entry.stage = .wanted
-                    if let app, app.canBeSent, appNames.name(for: app) == nil, !appNameFailures.contains(app) {
-                        enqueue(.appName(app))
-                    }
-                    enqueue(.text(uid))
-                } else {
-                    // Privacy: nothing but the AppIdentifier is ever asked for it.
-                    entry.stage = .dropped
-                    if !entry.reported {
-                        // Dropped again after a change: reported once is enough.
-                        entry.reported = true
-                        emit(.event(.notificationDropped(entry.notification)))
-                    }
-                }
+                // The owner's filter decides; the Control Point waits for it.
+                verdictPending = uid
+                emit(.askWantsText(entry.notification))
             }
         case .text(let uid):
             guard stage(of: uid) == .wanted else { return }

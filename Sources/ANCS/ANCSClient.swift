@@ -13,8 +13,9 @@ import BluetoothCore
 ///    when the Notification Source subscription is confirmed, and the phone
 ///    then sends every existing notification flagged PreExisting;
 /// 3. each new UID gets GetNotificationAttributes for its AppIdentifier only;
-///    `wantsText` decides whether it is worth its Title, Subtitle, Message,
-///    Date and action labels. A dropped notification never has its text asked
+///    the owner is asked (`.askWantsText`) whether it is worth its Title,
+///    Subtitle, Message, Date and action labels, and answers with
+///    `textWanted(_:for:now:)`. A dropped notification never has its text asked
 ///    for; when it changes, it is identified and filtered again;
 /// 4. Control Point requests go one at a time (`ANCSClient+Requests.swift`);
 ///    their Data Source answers are rebuilt by `DataSourceReassembler`;
@@ -29,9 +30,6 @@ public final class ANCSClient {
     public var configuration: ANCSConfiguration
     /// Display names learned so far; persist it on `.appNameLearned`.
     public internal(set) var appNames: AppNameCache
-    /// The filter: true when a notification (AppIdentifier and category
-    /// known, text not yet) should be shown and so needs its text.
-    public var wantsText: (ANCSNotification) -> Bool
     /// True while the phone is expected to keep updating a notification (a
     /// navigation instruction that changed in this session is on screen): a
     /// Notification Source silent for `silenceThresholdMilliseconds` is then
@@ -79,7 +77,12 @@ public final class ANCSClient {
         case textFailed
     }
 
-    struct Entry {
+    /// One notification of the session. A class: the table hands out a
+    /// reference, so reading or changing an entry copies none of its
+    /// notification's strings (as a struct, each look at its stage copied
+    /// the whole entry out of the dictionary, and each change moved it out
+    /// and back in).
+    final class Entry {
         var notification: ANCSNotification
         var stage: Stage
         /// Reported to the owner (fetched or dropped), so its removal is too.
@@ -87,7 +90,13 @@ public final class ANCSClient {
         /// Modified while its text was in flight: fetch again afterwards.
         var refetch = false
         /// Arrival order, for eviction and listing.
-        var sequence: Int
+        let sequence: Int
+
+        init(notification: ANCSNotification, stage: Stage, sequence: Int) {
+            self.notification = notification
+            self.stage = stage
+            self.sequence = sequence
+        }
     }
 
     var phase: Phase = .idle
@@ -102,6 +111,10 @@ public final class ANCSClient {
     /// The serial of a Control Point write whose result has not come back.
     /// No other write goes out before it does, so results never get mixed up.
     var writeOutstanding: Int?
+    /// The notification whose `.askWantsText` is not answered yet: the
+    /// Control Point waits for the answer, so that the text request it may
+    /// bring goes before the requests queued behind it.
+    var verdictPending: NotificationUID?
     var serial = 0
     var appNameFailures: Set<AppIdentifier> = []
 
@@ -119,11 +132,10 @@ public final class ANCSClient {
     var securityRefusals = 0
 
     public init(connection: ConnectionHandle, configuration: ANCSConfiguration = ANCSConfiguration(),
-                appNames: AppNameCache = AppNameCache(), wantsText: @escaping (ANCSNotification) -> Bool) {
+                appNames: AppNameCache = AppNameCache()) {
         self.connection = connection
         self.configuration = configuration
         self.appNames = appNames
-        self.wantsText = wantsText
     }
 
     /// Inlinable: the core polls on every pass, mostly finding nothing,
@@ -426,6 +438,7 @@ public final class ANCSClient {
         entries.removeAll()
         queue.removeAll()
         inFlight = nil
+        verdictPending = nil
         appNameFailures.removeAll()
         if wasActive {
             Log.info("ancs", "session ended")
@@ -508,7 +521,7 @@ public final class ANCSClient {
         if hasEntry(event.uid) {
             // Dedupe: the same UID twice in one session is one notification.
             Log.debug("ancs", "notification \(event.uid) added twice; kept once")
-            changeEntry(event.uid) { update(&$0, from: event) }
+            changeEntry(event.uid) { update($0, from: event) }
             return
         }
         sequence += 1
@@ -526,7 +539,7 @@ public final class ANCSClient {
             return
         }
         changeEntry(event.uid) { entry in
-            update(&entry, from: event)
+            update(entry, from: event)
             switch entry.stage {
             case .identifying:
                 break
@@ -550,31 +563,22 @@ public final class ANCSClient {
             Log.debug("ancs", "removal of unknown notification \(event.uid) ignored")
             return
         }
-        changeEntry(event.uid) { update(&$0, from: event) }
+        changeEntry(event.uid) { update($0, from: event) }
         forget(event.uid)
     }
 
-    /// Changes the entry of `uid` where it lies in the table. Changing a
-    /// copy and storing it back would copy, and then release, every string
-    /// of its notification on each answer and each Notification Source
-    /// event. `change` must not touch `entries` itself.
-    func changeEntry(_ uid: NotificationUID, _ change: (inout Entry) -> Void) {
-        guard hasEntry(uid) else { return }
-        change(&entries[uid]!)
+    /// Changes the entry of `uid`, if there is one. `change` must not
+    /// touch `entries` itself.
+    func changeEntry(_ uid: NotificationUID, _ change: (Entry) -> Void) {
+        guard let entry = entries[uid] else { return }
+        change(entry)
     }
 
-    /// Whether `uid` has an entry. Looked up by index: `entries[uid] != nil`
-    /// copied the entry out (retaining and releasing each of its strings)
-    /// only to compare it with nil, several times per notification.
-    func hasEntry(_ uid: NotificationUID) -> Bool { entries.index(forKey: uid) != nil }
+    func hasEntry(_ uid: NotificationUID) -> Bool { entries[uid] != nil }
 
-    /// The stage of `uid`'s entry, read where it lies (see `hasEntry`).
-    func stage(of uid: NotificationUID) -> Stage? {
-        guard let i = entries.index(forKey: uid) else { return nil }
-        return entries.values[i].stage
-    }
+    func stage(of uid: NotificationUID) -> Stage? { entries[uid]?.stage }
 
-    func update(_ entry: inout Entry, from event: NotificationSourceEvent) {
+    func update(_ entry: Entry, from event: NotificationSourceEvent) {
         entry.notification.flags = event.flags
         entry.notification.category = event.category
         entry.notification.categoryCount = event.categoryCount
@@ -585,6 +589,7 @@ public final class ANCSClient {
     func forget(_ uid: NotificationUID) {
         guard let entry = entries.removeValue(forKey: uid) else { return }
         queue.removeAll { $0.uid == uid }
+        if verdictPending == uid { verdictPending = nil }
         if entry.reported { emit(.event(.notificationRemoved(entry.notification))) }
     }
 

@@ -86,7 +86,11 @@ public struct Distance: Equatable {
     private static func unitAfter(_ b: [UInt8], at j: Int) -> (DistanceUnit, Int)? {
         var k = j
         if k < b.count && b[k] == 0x20 { k += 1 }
-        for w in UnitWord.all {
+        guard k < b.count else { return nil }
+        // Words are tried longest first, so "m" comes late: the first byte
+        // rules most of them out before a comparison.
+        let first = b[k]
+        for w in UnitWord.all where w.bytes.first == first {
             let n = w.bytes.count
             guard k + n <= b.count, same(b, k, w.bytes) else { continue }
             if !w.runsOn && k + n < b.count && !isWordEnd(b, k + n) { continue }

@@ -11,10 +11,10 @@
 /// No Foundation: the firmware is Embedded Swift.
 struct FoldedText {
     /// UTF-8, starting and ending with a space, no two spaces in a row.
-    private(set) var bytes: [UInt8] = [0x20]
+    private(set) var bytes: [UInt8]
     /// For every byte of `bytes`, the index in `scalars` it came from (-1
     /// for the spaces added at both ends).
-    private(set) var origin: [Int] = [-1]
+    private(set) var origin: [Int]
     /// The original text.
     let scalars: [Unicode.Scalar]
 
@@ -30,8 +30,14 @@ struct FoldedText {
             s.append(u)
         }
         scalars = s
+        // Made with their room: a literal and then more room was two
+        // allocations each, on every text read.
+        bytes = []
         bytes.reserveCapacity(s.count * 2 + 2)
+        bytes.append(0x20)
+        origin = []
         origin.reserveCapacity(s.count * 2 + 2)
+        origin.append(-1)
         for (i, u) in s.enumerated() { append(FoldedText.fold(u), from: i) }
         if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
     }

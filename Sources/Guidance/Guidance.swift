@@ -42,12 +42,14 @@ public struct Guidance: Equatable {
 
     /// The text without `range`, the seam tidied.
     static func cut(_ range: Range<Int>, from text: FoldedText) -> String {
-        var joined: [Unicode.Scalar] = []
-        joined.reserveCapacity(text.scalars.count + 1)
-        joined.append(contentsOf: text.scalars[..<range.lowerBound])
-        joined.append(" ")
-        joined.append(contentsOf: text.scalars[range.upperBound...])
-        return tidy(joined)
+        // Tidied as it is read, around the range: no joined copy first.
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.scalars.count + 1)
+        var lastSpace = false
+        for u in text.scalars[..<range.lowerBound] { tidyAppend(u, to: &scalars, lastSpace: &lastSpace) }
+        tidyAppend(" ", to: &scalars, lastSpace: &lastSpace)
+        for u in text.scalars[range.upperBound...] { tidyAppend(u, to: &scalars, lastSpace: &lastSpace) }
+        return trimmed(scalars)
     }
 
     /// Trimmed at both ends: spaces and the separator marks that join a
@@ -55,19 +57,19 @@ public struct Guidance: Equatable {
     private static let separators: [UInt32] = [0x20, 0x2C, 0x3A, 0x2D, 0xB7, 0x2013, 0x2014, 0x2022, 0x7C, 0xA0, 0x3001,
                                                0xFF0C, 0x60C]
 
-    /// Collapses runs of spaces and trims spaces and separator marks at
-    /// both ends.
-    static func tidy(_ text: [Unicode.Scalar]) -> String {
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(text.count)
-        var lastSpace = false
-        for u in text {
-            let space = u.value == 0x20 || u.value == 0xA0
-            if space && lastSpace { continue }
-            if (u.value == 0x2C || u.value == 0x2E), let l = scalars.last, l.value == 0x20 { scalars.removeLast() }
-            scalars.append(space ? " " : u)
-            lastSpace = space
-        }
+    /// One scalar of the tidied text: runs of spaces collapse, and no space
+    /// stays before "," or ".".
+    @inline(__always)
+    private static func tidyAppend(_ u: Unicode.Scalar, to scalars: inout [Unicode.Scalar], lastSpace: inout Bool) {
+        let space = u.value == 0x20 || u.value == 0xA0
+        if space && lastSpace { return }
+        if (u.value == 0x2C || u.value == 0x2E), let l = scalars.last, l.value == 0x20 { scalars.removeLast() }
+        scalars.append(space ? " " : u)
+        lastSpace = space
+    }
+
+    /// The tidied scalars without spaces and separator marks at both ends.
+    private static func trimmed(_ scalars: [Unicode.Scalar]) -> String {
         var start = 0, end = scalars.count
         while start < end, separators.contains(scalars[start].value) { start += 1 }
         while end > start, separators.contains(scalars[end - 1].value) { end -= 1 }

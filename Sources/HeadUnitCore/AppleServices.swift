@@ -11,9 +11,10 @@ import Notifications
 /// as exactly one result call. Values the phone notifies are routed to the
 /// client that subscribed to them.
 ///
-/// ANCS and the notification model talk here, on the link: what ANCS
-/// learns goes to the model, and the model tells ANCS which notifications
-/// are worth their text and whether one should be updating.
+/// ANCS and the notification model talk here, on the link, in values: what
+/// ANCS learns goes to the model; ANCS asks which notifications are worth
+/// their text (`.askWantsText`) and the model's answer goes back
+/// (`textWanted`), as does whether one should be updating.
 final class AppleServices {
     let handle: ConnectionHandle
     let ancs: ANCSClient
@@ -35,13 +36,15 @@ final class AppleServices {
         case amsWrite(AMSCharacteristic)
         case amsRead(AMSCharacteristic)
     }
-    private var pending: [GATTRequestID: Request] = [:]
+    /// A few at a time (one Control Point write, a discovery or a
+    /// subscription): a list looked through, not a hash table hashed twice
+    /// per request.
+    private var pending: [(id: GATTRequestID, request: Request)] = []
 
     init(handle: ConnectionHandle, ancsService: GATTServiceBinding, amsService: GATTServiceBinding,
          configuration: ANCSConfiguration, appNames: AppNameCache, notifications: NotificationModel) {
         self.handle = handle
-        ancs = ANCSClient(connection: handle, configuration: configuration, appNames: appNames,
-                          wantsText: { notifications.wantsText($0) })
+        ancs = ANCSClient(connection: handle, configuration: configuration, appNames: appNames)
         ams = AMSClient(connection: handle)
         self.ancsService = ancsService
         self.amsService = amsService
@@ -76,8 +79,8 @@ final class AppleServices {
 
     /// A GATT request ended; false when it was not one of ours.
     func completed(_ id: GATTRequestID, _ result: GATTClientResult, now: Instant) -> Bool {
-        guard !pending.isEmpty, let request = pending.removeValue(forKey: id) else { return false }
-        switch request {
+        guard let i = pending.firstIndex(where: { $0.id == id }) else { return false }
+        switch pending.remove(at: i).request {
         case .ancsDiscovery: ancs.discoveryCompleted(ANCSDiscovery(result), now: now)
         case .ancsSubscription(let c): ancs.subscribeCompleted(c, RemoteOperationResult(result), now: now)
         case .ancsUnsubscription(let c): ancs.unsubscribeCompleted(c, RemoteOperationResult(result), now: now)
@@ -123,14 +126,16 @@ final class AppleServices {
             notifications.handle(event)
             ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
             return event
+        case .askWantsText(let notification):
+            ancs.textWanted(notifications.wantsText(notification), for: notification.uid, now: now)
         case .discover:
-            pending[ancsService.discover()] = .ancsDiscovery
+            pending.append((ancsService.discover(), .ancsDiscovery))
         case let .subscribe(_, characteristic):
-            pending[ancsService.subscribe(characteristic.uuid)] = .ancsSubscription(characteristic)
+            pending.append((ancsService.subscribe(characteristic.uuid), .ancsSubscription(characteristic)))
         case let .unsubscribe(_, characteristic):
-            pending[ancsService.unsubscribe(characteristic.uuid)] = .ancsUnsubscription(characteristic)
+            pending.append((ancsService.unsubscribe(characteristic.uuid), .ancsUnsubscription(characteristic)))
         case let .writeControlPoint(_, bytes):
-            pending[ancsService.write(ANCSUUIDs.controlPoint, value: bytes)] = .ancsControlPoint
+            pending.append((ancsService.write(ANCSUUIDs.controlPoint, value: bytes), .ancsControlPoint))
         }
         return nil
     }
@@ -140,13 +145,13 @@ final class AppleServices {
     func perform(_ action: AMSAction) -> AMSEvent? {
         switch action {
         case .discover:
-            pending[amsService.discover()] = .amsDiscovery
+            pending.append((amsService.discover(), .amsDiscovery))
         case let .subscribe(_, characteristic):
-            pending[amsService.subscribe(characteristic.uuid)] = .amsSubscription(characteristic)
+            pending.append((amsService.subscribe(characteristic.uuid), .amsSubscription(characteristic)))
         case let .write(_, characteristic, bytes):
-            pending[amsService.write(characteristic.uuid, value: bytes)] = .amsWrite(characteristic)
+            pending.append((amsService.write(characteristic.uuid, value: bytes), .amsWrite(characteristic)))
         case let .read(_, characteristic):
-            pending[amsService.read(characteristic.uuid)] = .amsRead(characteristic)
+            pending.append((amsService.read(characteristic.uuid), .amsRead(characteristic)))
         case .event(let event):
             return event
         }

@@ -14,6 +14,9 @@ extension HeadUnitCore {
         link.clientStateBond = server
         if let saved = kept.clientStates[server] {
             link.bearer.server.restore(saved.configurations)
+            // A restored CCCD may subscribe NotifBridge's receipts without
+            // an ATT PDU: its stage looks at the link in this round.
+            link.attReceived = true
             if saved.databaseHash != kept.databaseFingerprint {
                 link.bearer.server.isChangeAware = false
                 if saved.wantsServiceChanged {

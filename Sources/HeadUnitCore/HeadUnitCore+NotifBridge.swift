@@ -57,39 +57,52 @@ extension HeadUnitCore {
         pump()
     }
 
-    /// Moves the phone's writes into the receiver and its indications onto
-    /// the link; key files to the shell, events into the model. True when
-    /// anything happened.
-    func pumpNotifBridge(_ phones: [PhoneLink], now: Instant) -> Bool {
+    /// Moves the phone's writes on `link` into the receiver and the
+    /// receiver's indications onto it; key files to the shell, events into
+    /// the model. Only a link whose bearer took ATT PDUs since can have
+    /// writes, and only the link that carries NotifBridge takes the
+    /// receiver's output: the rest of the time this is two tests. True
+    /// when anything happened.
+    func pumpNotifBridge(on link: PhoneLink, now: Instant) -> Bool {
+        let fed = link.attReceived
+        link.attReceived = false
         guard let notifBridge else { return false }
-        var outputs: [NotifBridgeOutput] = []
-        for link in phones {
-            if let bridge = link.notifBridge {
-                outputs += bridge.pump(link.bearer, now: now)
-            } else {
-                // The service is in the one database every link serves; writes
-                // on a link that does not carry NotifBridge go nowhere.
-                while let write = link.bearer.server.pollWrite() {
-                    Log.info("notifbridge", "\(write.value.count)-byte write on link \(link.handle), which does not carry NotifBridge: dropped")
-                }
+        guard let bridge = link.notifBridge else {
+            guard fed else { return false }
+            // The service is in the one database every link serves; writes
+            // on a link that does not carry NotifBridge go nowhere.
+            while let write = link.bearer.server.pollWrite() {
+                Log.info("notifbridge", "\(write.value.count)-byte write on link \(link.handle), which does not carry NotifBridge: dropped")
             }
+            return false
         }
-        // Without a link the receiver still stores its ring (a grace ended).
-        while let output = notifBridge.receiver.pollOutput() {
-            if case .indicate = output { continue }
-            outputs.append(output)
-        }
-        for output in outputs {
-            switch output {
-            case .indicate:
-                break
-            case .storeKeys(let bytes):
-                write(.notifBridgeKeys(bytes))
-            case .event(let event):
-                bridged(event, into: notifBridge)
-            }
-        }
+        guard fed || notifBridge.receiver.hasOutput else { return false }
+        let outputs = bridge.pump(link.bearer, now: now)
+        for output in outputs { carryOut(output, from: notifBridge) }
+        emitNotificationEvents()
         return !outputs.isEmpty
+    }
+
+    /// The receiver's output while no link carries NotifBridge (a grace
+    /// ended: it still stores its ring); its indications go nowhere.
+    func drainNotifBridgeReceiver() {
+        guard let notifBridge, notifBridge.receiver.hasOutput else { return }
+        if links.values.contains(where: { $0.notifBridge != nil }) { return }
+        while let output = notifBridge.receiver.pollOutput() {
+            carryOut(output, from: notifBridge)
+        }
+        emitNotificationEvents()
+    }
+
+    private func carryOut(_ output: NotifBridgeOutput, from notifBridge: NotifBridgeHost) {
+        switch output {
+        case .indicate:
+            break
+        case .storeKeys(let bytes):
+            write(.notifBridgeKeys(bytes))
+        case .event(let event):
+            bridged(event, into: notifBridge)
+        }
     }
 
     private func bridged(_ event: NotifBridgeEvent, into host: NotifBridgeHost) {

@@ -48,26 +48,28 @@ extension HeadUnitCore {
         link.watchServiceChanged()
     }
 
-    /// Moves ANCS/AMS actions to GATT and their events to the event log
-    /// (the link gave ANCS's to the model). True when anything happened.
-    func pumpAppleServices(_ phones: [PhoneLink], now: Instant) -> Bool {
+    /// Moves one link's ANCS/AMS actions to GATT and their events to the
+    /// event log (the link gave ANCS's to the model). True when anything
+    /// happened.
+    func pumpAppleServices(_ s: AppleServices, now: Instant) -> Bool {
         var progressed = false
-        for link in phones {
-            guard let s = link.appleServices else { continue }
-            while let action = s.ancs.pollAction() {
-                progressed = true
-                if let event = s.perform(action, now: now) { ancsEvent(event, on: s, now: now) }
-            }
-            while let action = s.ams.pollAction() {
-                progressed = true
-                if let event = s.perform(action) { amsEvent(event, now: now) }
-            }
-        }
-        while let e = notifications.pollEvent() {
+        let ancs = s.ancs
+        while let action = ancs.pollAction() {
             progressed = true
-            emitNotification(e)
+            if let event = s.perform(action, now: now) { ancsEvent(event, on: s, now: now) }
         }
+        let ams = s.ams
+        while let action = ams.pollAction() {
+            progressed = true
+            if let event = s.perform(action) { amsEvent(event, now: now) }
+        }
+        if progressed { emitNotificationEvents() }
         return progressed
+    }
+
+    /// The notification model's events, to the event log.
+    func emitNotificationEvents() {
+        while let e = notifications.pollEvent() { emitNotification(e) }
     }
 
     private func ancsEvent(_ event: ANCSEvent, on s: AppleServices, now: Instant) {

@@ -26,7 +26,7 @@ import ScreenValues
 /// `pollConsoleLine`, `screenModel` and `nextDeadline`.
 ///
 /// Every input ends in `pump()`, which moves what each layer produced to
-/// the next one until nothing is left. Nothing calls back into the core:
+/// the next one until nothing is left, in the order a packet travels. Nothing calls back into the core:
 /// GATT answers come out of each link's bearer as values and are routed
 /// by their request ids (`PhoneLink.route`).
 public final class HeadUnitCore {
@@ -257,7 +257,7 @@ public final class HeadUnitCore {
         if let gone {
             // Requests still pending fail, and their users hear so first.
             gone.bearer.close()
-            _ = pumpBearer(of: gone, now: now)
+            _ = routeBearerEvents(of: gone, now: now)
             // Its passkey and comparison, if any, go with it; another link's stay.
             gone.close(now: now)
         }
@@ -275,63 +275,115 @@ public final class HeadUnitCore {
 
     // MARK: - Moving work between layers
 
-    /// One loop over the layers' queues until a whole round finds nothing.
+    /// Moves what each layer produced to the next one until nothing is
+    /// left. One round takes the layers in the order a packet travels (host
+    /// events, the pairing routine, L2CAP's frames to the links, each link's
+    /// GATT events, ANCS and AMS, security and NotifBridge, the links'
+    /// packets back down to L2CAP and the host), so an input's work, down
+    /// to the packets it answers with, is done in one round. Another round
+    /// runs only when a layer earlier in the order was given work: events
+    /// the host made at once, actions of the pairing routine, or, with
+    /// several links, one link's work for another. A round that would find
+    /// every queue empty is not run (a notification took some forty passes
+    /// over every layer when each round went on until one found nothing).
     func pump() {
         let now = clock.now
-        var progressed = true
-        while progressed {
-            progressed = false
-            while let event = host.pollEvent() {
-                handle(event, now: now)
-                progressed = true
-            }
-            while let action = pairing.pollAction() {
-                perform(action, now: now)
-                progressed = true
-            }
+        var again = true
+        while again {
+            while let event = host.pollEvent() { handle(event, now: now) }
+            _ = performPairingActions(now: now)
+            _ = routeL2CAPEvents(now: now)
             // Links come and go only with the host's events, handled above:
-            // the rest of the pass walks one list of them.
+            // the rest of the round walks one list of them.
             let phones = links.values
-            progressed = pumpNotifBridge(phones, now: now) || progressed
-            for link in phones {
-                progressed = pumpBearer(of: link, now: now) || progressed
-            }
-            progressed = pumpAppleServices(phones, now: now) || progressed
-            for link in phones {
-                guard let sm = link.security else { continue }
-                while let output = sm.pollOutput() {
-                    progressed = true
-                    perform(output, on: link, sm, now: now)
-                }
-            }
-            while let event = l2cap.pollEvent() {
-                progressed = true
-                switch event {
-                case let .transmit(handle, frame):
-                    host.sendL2CAP(frame, on: handle)
-                case let .att(handle, pdu):
-                    links[handle]?.bearer.receive(pdu)
-                case let .smp(handle, pdu):
-                    if let sm = links[handle]?.security {
-                        sm.receive(pdu, now: now)
-                    } else {
-                        Log.info("smp", "SMP PDU on \(handle) before the phone was accepted; ignored")
-                    }
-                case let .updateConnectionParameters(handle, parameters):
-                    host.send(.leConnectionUpdate(handle, parameters))
-                }
-            }
-            while let answer = l2cap.pollParameterUpdateAnswer() {
-                Log.debug("l2cap", "parameter update on \(answer.handle): \(answer.outcome)")
-            }
-            progressed = pumpChannels() || progressed
+            var linksMoved = false
+            for link in phones where pumpLink(link, now: now) { linksMoved = true }
+            // Without a link that carries it, what the receiver has left.
+            drainNotifBridgeReceiver()
+            // The model's events of this round (a link that went took its
+            // notifications with it; the rest came out beside their cause).
+            emitNotificationEvents()
+            // LE credit-based channels: SDUs to their service, its answers
+            // cut into K-frames.
+            _ = pumpChannels()
+            // The links' packets (and SMP's) leave: only the host takes them.
+            _ = routeL2CAPEvents(now: now)
+            // What the links' work gave the earlier layers: pairing replies
+            // (and the reads they start), events the host made at once.
+            again = performPairingActions(now: now) || host.hasEvents || (linksMoved && phones.count > 1)
         }
     }
 
-    /// Routes a link's GATT events (answers first, so requests they cause
-    /// leave in the same round), then sends what its bearer has for the
-    /// phone. True when anything moved.
-    private func pumpBearer(of link: PhoneLink, now: Instant) -> Bool {
+    /// The pairing routine's actions; true when there were any.
+    private func performPairingActions(now: Instant) -> Bool {
+        var moved = false
+        while let action = pairing.pollAction() {
+            perform(action, now: now)
+            moved = true
+        }
+        return moved
+    }
+
+    /// L2CAP's events: frames for a link's ATT bearer or security manager,
+    /// and frames to send. True when a link was given a frame (a round of
+    /// the links must follow); frames handed to the host move nothing else.
+    private func routeL2CAPEvents(now: Instant) -> Bool {
+        var fed = false
+        while let event = l2cap.pollEvent() {
+            switch event {
+            case let .transmit(handle, frame):
+                host.sendL2CAP(frame, on: handle)
+            case let .att(handle, pdu):
+                if let link = links[handle] {
+                    link.bearer.receive(pdu)
+                    link.attReceived = true
+                    fed = true
+                }
+            case let .smp(handle, pdu):
+                if let sm = links[handle]?.security {
+                    sm.receive(pdu, now: now)
+                    fed = true
+                } else {
+                    Log.info("smp", "SMP PDU on \(handle) before the phone was accepted; ignored")
+                }
+            case let .updateConnectionParameters(handle, parameters):
+                host.send(.leConnectionUpdate(handle, parameters))
+            }
+        }
+        while let answer = l2cap.pollParameterUpdateAnswer() {
+            Log.debug("l2cap", "parameter update on \(answer.handle): \(answer.outcome)")
+        }
+        return fed
+    }
+
+    /// One link's layers, over and over until none of them moves: its GATT
+    /// events (answers first, so requests they cause leave in the same
+    /// round), ANCS and AMS, its security manager, NotifBridge, then what
+    /// its bearer has for the phone. True when anything moved.
+    private func pumpLink(_ link: PhoneLink, now: Instant) -> Bool {
+        var movedAny = false
+        var moved = true
+        while moved {
+            moved = routeBearerEvents(of: link, now: now)
+            if let s = link.appleServices { moved = pumpAppleServices(s, now: now) || moved }
+            if let sm = link.security {
+                while let output = sm.pollOutput() {
+                    perform(output, on: link, sm, now: now)
+                    moved = true
+                }
+            }
+            moved = pumpNotifBridge(on: link, now: now) || moved
+            let bearer = link.bearer
+            while let pdu = bearer.pollTransmit(now: now) {
+                l2cap.send(pdu, on: link.handle, channel: .att)
+            }
+            movedAny = movedAny || moved
+        }
+        return movedAny
+    }
+
+    /// Routes a link's GATT events to whoever asked. True when there were any.
+    private func routeBearerEvents(of link: PhoneLink, now: Instant) -> Bool {
         var progressed = false
         let bearer = link.bearer
         while let event = bearer.pollEvent() {
@@ -348,10 +400,6 @@ public final class HeadUnitCore {
             case .clientStateChanged:
                 storeClientState(of: link)
             }
-        }
-        while let pdu = bearer.pollTransmit(now: now) {
-            l2cap.send(pdu, on: link.handle, channel: .att)
-            progressed = true
         }
         return progressed
     }

@@ -77,6 +77,10 @@ public final class PhoneLink {
     var appleServices: AppleServices?
     /// NotifBridge on a link the phone made to us (HeadUnitCore+NotifBridge).
     var notifBridge: NotifBridgeLink<HPKECryptography>?
+    /// The bearer took ATT PDUs (or had its CCCDs restored) since the
+    /// core last looked for the phone's writes and NotifBridge's
+    /// subscription: only those change them.
+    var attReceived = false
     /// The link's own GATT requests, by id: the phone's clock and name.
     private var clockRead: GATTRequestID?
     private var nameRead: GATTRequestID?

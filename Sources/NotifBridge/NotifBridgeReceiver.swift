@@ -54,6 +54,9 @@ public final class NotifBridgeReceiver<Crypto: NotifBridgeCryptography> {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public func pollOutput() -> NotifBridgeOutput? { outputs.popFirst() }
+    /// Whether `pollOutput()` has anything: the core looks at the link
+    /// that carries NotifBridge only then, or when the link was fed.
+    @inlinable public var hasOutput: Bool { !outputs.isEmpty }
 
     public var nextDeadline: Instant? {
         earliest(readinessAt, earliest(inbox.nextExpiry, earliest(keyRing.nextExpiry, nextGraceWrite)))

@@ -42,7 +42,8 @@ public final class NotificationModel {
         self.filter = filter
     }
 
-    /// The ANCS client's filter: `ANCSClient(..., wantsText: model.wantsText)`.
+    /// The ANCS client's filter: the answer to its `.askWantsText`
+    /// (`ANCSClient.textWanted(_:for:now:)`).
     public func wantsText(_ notification: ANCSNotification) -> Bool {
         filter.kind(of: notification) != .other
     }
@@ -109,10 +110,9 @@ public final class NotificationModel {
             dropped(n, source)
             return
         }
-        var item = ShownNotification(notification: n, kind: kind)
-        item.source = source
+        var guidance: Guidance?
         if kind == .navigation && (n.title != nil || n.message != nil) {
-            item.guidance = reader.read(title: n.title ?? "", message: n.message ?? "")
+            guidance = reader.read(title: n.title ?? "", message: n.message ?? "")
         }
         let action: NotificationEventAction
         if let index = shown.firstIndex(where: { $0.uid == n.uid && $0.source == source }) {
@@ -122,10 +122,12 @@ public final class NotificationModel {
         } else {
             action = .shown
         }
-        shown.append(item)
         revision += 1
+        // The event first, then the item takes the notification and its
+        // reading as they are: no copy of the reading per use.
         events.append(NotificationEvent(action: action, uid: n.uid, app: n.app, appName: n.appName, category: n.category,
-                                        kind: kind, title: n.title, message: n.message, guidance: item.guidance, source: source))
+                                        kind: kind, title: n.title, message: n.message, guidance: guidance, source: source))
+        shown.append(ShownNotification(notification: n, kind: kind, guidance: guidance, source: source))
     }
 
     private func dropped(_ n: ANCSNotification, _ source: NotificationSource) {

@@ -47,22 +47,28 @@ final class ANCSHarness {
     /// What the filter was asked about.
     var filterCalls: [ANCSNotification] = []
 
+    /// The apps whose notifications the filter takes.
+    let apps: Set<String>
+
     init(configuration: ANCSConfiguration = ANCSConfiguration(), appNames: AppNameCache = AppNameCache(),
          showing apps: Set<String> = ["com.google.Maps", "com.apple.Maps"]) {
-        // Weak: the client holds the filter, so a strong reference here would
-        // keep harness and client alive forever (LeakSanitizer finds it).
-        weak var harnessSelf: ANCSHarness?
-        client = ANCSClient(connection: handle, configuration: configuration, appNames: appNames) { n in
-            harnessSelf?.filterCalls.append(n)
-            return n.app.map { apps.contains($0.value) } ?? false
-        }
-        harnessSelf = self
+        self.apps = apps
+        client = ANCSClient(connection: handle, configuration: configuration, appNames: appNames)
     }
 
+    /// The client's actions, the filter's questions answered as the owner
+    /// does (and not logged: they are the owner's business).
     @discardableResult
     func drain() -> [ANCSAction] {
         var out: [ANCSAction] = []
-        while let a = client.pollAction() { out.append(a) }
+        while let a = client.pollAction() {
+            if case .askWantsText(let n) = a {
+                filterCalls.append(n)
+                client.textWanted(n.app.map { apps.contains($0.value) } ?? false, for: n.uid, now: now)
+                continue
+            }
+            out.append(a)
+        }
         log.append(contentsOf: out)
         return out
     }

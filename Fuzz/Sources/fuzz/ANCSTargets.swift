@@ -29,12 +29,7 @@ enum ANCSNotificationSourceTarget {
         var now = Instant(milliseconds: 10_000)
 
         init() {
-            client = ANCSClient(connection: handle, configuration: configuration, appNames: AppNameCache(capacity: 4)) {
-                [unowned self] notification in
-                let wanted = notification.app?.value.hasSuffix("Maps") ?? false
-                if wanted { self.accepted.insert(notification.uid) }
-                return wanted
-            }
+            client = ANCSClient(connection: handle, configuration: configuration, appNames: AppNameCache(capacity: 4))
         }
 
         func drain() {
@@ -48,6 +43,10 @@ enum ANCSNotificationSourceTarget {
                     invariant(writesOutstanding == 1, "a Control Point write while another is outstanding")
                     lastWrite = bytes
                     checkPrivacy(bytes)
+                case .askWantsText(let notification):
+                    let wanted = notification.app?.value.hasSuffix("Maps") ?? false
+                    if wanted { accepted.insert(notification.uid) }
+                    client.textWanted(wanted, for: notification.uid, now: now)
                 case .event(let event):
                     check(event)
                 }
