@@ -571,8 +571,8 @@ OPTIMIZATIONS = [
     "Before → after on this machine: head unit CPU per notification in the side by side 436 → 330–380 µs "
     "(ratio 3.8× → 4.9–5.5×); pipeline 246,000 → 179,000 instructions per notification; idle wake-ups "
     "0.2/s → 0; resident memory at start 18.9 → 16.2 MB, at the peak of the drive 20.0 → 16.8 MB. What changed:",
-    "Memory, the release link (2026-11-27): peak resident over the drive 20.4 → 15.5 MB (the drive run alone with "
-    "each build, MB of 1,024 KiB: before, one run; after, the median of five, 15.3–15.8; the table's 20.7 was "
+    "Memory, the release link (2026-11-27): peak resident over the drive 20.4 → 15.6 MB (the drive run alone with "
+    "each build, MB of 1,024 KiB: before, one run; after, the median of seven, 15.3–15.8; the table's 20.7 was "
     "the full run's). The head unit's mappings at the peak went 6.7 → 5.5 MB, libcrypto.so's 3.8 MB "
     "went entirely. Resident code is counted in the 64 KiB windows the kernel maps around each fault, so what "
     "matters is how many windows the code that runs is spread over: the release head unit is now linked with "
