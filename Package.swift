@@ -20,6 +20,42 @@ let cModules: [Target] = [
     .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
 ]
 
+/// libcrypto in release builds: the archive, not the shared library. Linked
+/// whole, the shared library's symbol and relocation tables and the pages
+/// around every function its start-up touches were 3.8 MB of the head
+/// unit's resident memory; from the archive the linker takes only the
+/// objects the head unit calls into, and they are laid out with the rest of
+/// the program (headunit.order). The module map's `link "crypto"` is turned
+/// off in release builds (below) so that the shared library is not taken
+/// first; debug builds and the tests link the shared library as before.
+let staticCrypto: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-l:libcrypto.a"], .when(configuration: .release))]
+
+/// How the release head unit is linked: the resident set over a drive is
+/// mostly code pages, and the kernel maps a file's pages 64 KiB around each
+/// fault, so what counts is how many 64 KiB windows the code that runs is
+/// spread over (BENCHMARKS.md, Memory).
+/// - `-static-stdlib`: the Swift runtime from its archives, only what is used.
+/// - lld with `headunit.order`: the functions a drive runs (a profile of
+///   scripts/demo's drive, made by scripts/order-headunit) placed together
+///   at the start of the text, so they share pages instead of each pulling
+///   in 64 KiB of functions that never run. A function missing from the
+///   list is linked as before, only placed after the listed ones.
+/// - `--no-export-dynamic`: the runtime's static-stdlib arguments export
+///   every symbol of the program, 0.7 MB of dynamic symbol tables that the
+///   loader reads at start to resolve the shared libraries' symbols;
+///   nothing loads the program as a library or looks its symbols up.
+/// - `-z pack-relative-relocs`: the relative relocations of the
+///   position-independent program (one per pointer in Swift metadata) as
+///   DT_RELR bitmaps instead of 24-byte RELA entries (0.5 MB), as the
+///   firmware is linked (scripts/build-aarch64); glibc 2.36 reads them.
+let headunitReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                  "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/headunit/headunit.order",
+                  "-Xlinker", "--no-warn-symbol-ordering",
+                  "-Xlinker", "--no-export-dynamic",
+                  "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "NavigationNotifier",
     products: [
@@ -53,14 +89,14 @@ let package = Package(
         // What a navigation instruction says, in the phone's language: maneuver, roundabout exit, distance (sans-I/O).
         .target(name: "Guidance"),
         // NotifBridge cryptography: ML-KEM-768, X-Wing, the HPKE key schedule and AES-256-GCM (libcrypto underneath).
-        .target(name: "HPKE", dependencies: ["CCrypto"]),
+        .target(name: "HPKE", dependencies: ["CCrypto"], linkerSettings: staticCrypto),
         // The GhostDrop receiver (file transfer from the phone): GHST frames, their JSON, the
         // P-256/HKDF/AES-GCM handshake and the receiving session, sans-I/O (docs/GHOSTDROP.md).
         .target(name: "GhostDrop", dependencies: ["BluetoothCore", "JSON", "SMP", "HPKE", "CCrypto"]),
         // The NavigationNotifier service: the pairing routine and its name exchange (docs/PROTOCOL.md §1).
         .target(name: "NavigationNotifier", dependencies: ["BluetoothCore", "SMP", "ScreenValues"]),
         // Security Manager: pairing, bonding, key derivation (OpenSSL's libcrypto).
-        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"]),
+        .target(name: "SMP", dependencies: ["BluetoothCore", "CCrypto"], linkerSettings: staticCrypto),
         // Linux platform layer: the poll(2) loop, the clock, files.
         .target(name: "Platform", dependencies: ["BluetoothCore", "CLinux"]),
         // Linux drivers on that loop: the HCI driver and its transports (user
@@ -80,14 +116,16 @@ let package = Package(
                                                "Notifications", "ScreenValues", "Console", "Input", "NotifBridge"]),
         // A/B updates (sans-I/O): the signed bundle's header, manifest, Ed25519
         // signature and streamed SHA-256 checks (docs/UPDATES.md).
-        .target(name: "Update", dependencies: ["CCrypto"]),
+        .target(name: "Update", dependencies: ["CCrypto"], linkerSettings: staticCrypto),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "ScreenValues", "DisplaySettings", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
                                       "NotifBridge", "Update", "CLinux"]),
         // Release: the Swift runtime linked in statically, so only the parts
-        // used are loaded instead of every runtime library (BENCHMARKS.md).
-        .executableTarget(name: "headunit", dependencies: ["App", "Platform"], linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
+        // used are loaded instead of every runtime library, and laid out for
+        // a small resident set (`headunitReleaseLinking`, BENCHMARKS.md).
+        .executableTarget(name: "headunit", dependencies: ["App", "Platform"], exclude: ["headunit.order"],
+                          linkerSettings: headunitReleaseLinking),
 
         // What the core and the screen share, as plain values: the screen
         // model, the pairing state, the screen's language and its words.
@@ -166,8 +204,14 @@ let package = Package(
 // compiler still proves exclusive access statically, and the firmware that
 // ships (Embedded Swift) has no run-time checks either. On the host they were
 // a sixth of the head unit's instructions per notification (BENCHMARKS.md).
+//
+// Each function in a section of its own, so that the linker can place the
+// functions a drive runs together (headunit.order) and drop the unused ones.
+// libcrypto is not autolinked in release builds: `staticCrypto` links it.
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+        .unsafeFlags(["-enforce-exclusivity=unchecked",
+                      "-Xfrontend", "-function-sections",
+                      "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "crypto"], .when(configuration: .release)),
     ]
 }

@@ -33,6 +33,13 @@ from phone.notifbridge.sender import NotifBridgeSender  # noqa: E402
 OUT = os.environ.get("DEMO_OUT") or os.path.join(ROOT, "out", "demo")
 FRAMES = os.path.join(OUT, "frames")
 HEADUNIT = os.environ.get("HEADUNIT_BIN") or os.path.join(ROOT, ".build", "debug", "headunit")
+# Every wait and pause of the drive times this: a head unit run under
+# valgrind (scripts/order-headunit's profile) is some fifty times slower.
+SLOWDOWN = float(os.environ.get("DEMO_SLOWDOWN") or 1)
+
+
+def seconds(s):
+    return s * SLOWDOWN
 
 # Google Maps on a phone set to another language: the instruction (title),
 # the street (message), and what the head unit must understand of it.
@@ -68,7 +75,7 @@ class HeadUnit:
             return []
 
     async def wait_for(self, name, timeout=30, **fields):
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + seconds(timeout)
         while time.monotonic() < deadline:
             events = self.events()
             for i in range(self.seen, len(events)):
@@ -94,7 +101,7 @@ class HeadUnit:
 
     def stop(self):
         self.process.terminate()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=seconds(10))
 
 
 def say(text):
@@ -110,36 +117,37 @@ async def settings_pairing_and_notifbridge(sim, anna, unit):
     unit.type("pair")
     accessory = await unit.wait_for("accessory", state="pairing")
     name = accessory["name"]
-    await asyncio.sleep(0.5)  # the frame with the hint is drawn with the event
+    await asyncio.sleep(seconds(0.5))  # the frame with the hint is drawn with the event
     unit.snapshot("settings-pairing")
     say(f"Anna left; pairing mode (`pair` on the console): the screen says Settings -> Bluetooth -> tap {name}")
 
     mark = sim.event_mark()
     bea = await sim.add_phone("bea", server_app=False, apple_services="after_bonding", local_name="iPhone (Bea)")
-    await bea.settings_bluetooth.open_settings(wait=10, name=name)
+    await bea.settings_bluetooth.open_settings(wait=seconds(10), name=name)
     link = await bea.settings_bluetooth.tap(name=name)
     passkey = (await unit.wait_for("passkey"))["passkey"]
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(seconds(0.3))
     unit.snapshot("settings-passkey")
-    await sim.wait_for("passkey_requested", phone="bea", after=mark, timeout=30)
+    await sim.wait_for("passkey_requested", phone="bea", after=mark, timeout=seconds(30))
     bea.type_passkey(passkey)
     await unit.wait_for("accessory", state="connected")
     say(f"Bea's iPhone, without the app, tapped {name} in Settings -> Bluetooth and typed passkey {passkey}: bonded")
 
-    await sim.wait_for("ancs_session", phone="bea", state="started", after=mark, timeout=30)
+    await sim.wait_for("ancs_session", phone="bea", state="started", after=mark, timeout=seconds(30))
     await bea.post_notification("com.apple.Maps", "location", title="In 300 m", message="Turn right onto Harbour Road")
     shown = await unit.wait_for("notification", action="shown", title="In 300 m")
     await bea.play_track("Dreams", "Fleetwood Mac", "Rumours", 257.0, player="Music", elapsed=12.0)
     await unit.wait_for("now_playing", title="Dreams")
     await unit.wait_for("frame")
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(seconds(0.4))
     unit.snapshot("settings-navigation-and-music")
     say(f"Apple Maps over ANCS: {shown['title']}: {shown['message']} ({shown.get('maneuver')}); "
         "music over AMS: Dreams by Fleetwood Mac")
 
     if link.role != hci.Role.CENTRAL:
         raise RuntimeError("Bea's Settings link is not hers as central")
-    sender = NotifBridgeSender(lambda event, **fields: bea.report(event, **fields))
+    sender = NotifBridgeSender(lambda event, **fields: bea.report(event, **fields), chunk_timeout=seconds(16.0),
+                               receipt_timeout=seconds(20.0), ready_timeout=seconds(10.0))
     await sender.attach(link)
     generation = await sender.exchange_keys()
     posted = await sender.post("com.google.Maps", title="In 800 m", body="Turn left onto Station Road")
@@ -149,7 +157,7 @@ async def settings_pairing_and_notifbridge(sim, anna, unit):
     if forwarded.get("via") != "notifbridge" or forwarded.get("kind") != "navigation":
         raise RuntimeError(f"the NotifBridge Maps notification was not shown as navigation: {forwarded}")
     await unit.wait_for("frame")
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(seconds(0.4))
     unit.snapshot("notifbridge")
     say(f"NotifBridge: keys exchanged (X-Wing, generation {generation.describe()['exchange_id'][:8]}), "
         f"Google Maps forwarded in a {posted['envelope_bytes']}-byte envelope: {forwarded['title']}: "
@@ -167,13 +175,13 @@ async def drive():
     foreign = {}
     try:
         passkey = (await unit.wait_for("passkey"))["passkey"]
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(seconds(0.3))
         unit.snapshot("1-passkey")
-        await sim.wait_for("passkey_requested", timeout=30)
+        await sim.wait_for("passkey_requested", timeout=seconds(30))
         anna.type_passkey(passkey)
         paired = await unit.wait_for("paired")
         say(f"paired by {paired['method']} (passkey {passkey} typed on the phone), secure connections, MITM")
-        await sim.wait_for("ancs_session", timeout=30)
+        await sim.wait_for("ancs_session", timeout=seconds(30))
 
         await scenarios.chat_and_mail(anna)
         await unit.wait_for("notification", action="dropped")
@@ -184,11 +192,11 @@ async def drive():
         await unit.wait_for("now_playing", title="Bohemian Rhapsody")
         say("music: Bohemian Rhapsody by Queen")
 
-        maps = asyncio.create_task(scenarios.maps_navigation(anna, interval=1.0))
+        maps = asyncio.create_task(scenarios.maps_navigation(anna, interval=seconds(1.0)))
         first = await unit.wait_for("notification", action="shown")
         say(f"Google Maps: {first['title']}: {first['message']}")
         await unit.wait_for("notification", action="updated")
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(seconds(0.4))
         unit.snapshot("2-navigation-and-music")
         await anna.play_track("Under Pressure", "Queen & David Bowie", "Hot Space", 248.0, player="Music")
         await unit.wait_for("now_playing", title="Under Pressure")
@@ -204,7 +212,7 @@ async def drive():
                 raise RuntimeError(f"{language} Maps instruction misread: expected navigation, {maneuver}, "
                                    f"{metres} m; the head unit said {shown}")
             await unit.wait_for("frame")
-            await asyncio.sleep(0.4)
+            await asyncio.sleep(seconds(0.4))
             foreign[code] = unit.snapshot(code)
             say(f"Google Maps in {language}: {title} / {street}: {maneuver}, {metres} m")
             await anna.remove_notification(posted["id"])
@@ -212,7 +220,7 @@ async def drive():
 
         await anna.power_off()
         await unit.wait_for("state", state="remembered")
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(seconds(0.4))
         unit.snapshot("3-phone-away")
         say("the phone left (Bluetooth off): the head unit waits for it")
         await anna.rotate_address()
