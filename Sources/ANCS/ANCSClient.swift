@@ -144,6 +144,14 @@ public final class ANCSClient {
         actions.popFirst()
     }
 
+    /// True while `takeAction()` has an action to give.
+    @inlinable public var hasActions: Bool { !actions.isEmpty }
+
+    /// The next action, while `hasActions`: the loop the core runs on every
+    /// pass, without the optional a `while let` over `pollAction` ends on
+    /// (see `FIFO.removeFirst`).
+    @inlinable public func takeAction() -> ANCSAction { actions.removeFirst() }
+
     // MARK: - State for the owner
 
     /// True between `.sessionStarted` and `.sessionEnded`.
