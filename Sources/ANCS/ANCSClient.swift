@@ -100,7 +100,7 @@ public final class ANCSClient {
     }
 
     var phase: Phase = .idle
-    var entries: [NotificationUID: Entry] = [:]
+    var entries = ANCSEntryTable()
     var sequence = 0
     var now = Instant.zero
     @usableFromInline var actions = FIFO<ANCSAction>()
