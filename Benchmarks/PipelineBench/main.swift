@@ -90,10 +90,11 @@ final class Replay {
     func run(_ input: CoreInput) {
         input.apply(to: core)
         while core.pollTransmit(now: input.now) != nil { outbound += 1 }
-        while let e = core.pollEvent() {
-            if case .notification(let n) = e, n.action == .shown || n.action == .updated { shown += 1 }
+        // As the shell carries them out (`HeadUnit.carryOut`).
+        while core.hasEvents {
+            if case .notification(let n) = core.takeEvent(), n.action == .shown || n.action == .updated { shown += 1 }
         }
-        while core.pollStateWrite() != nil {}
+        while core.hasStateWrites { _ = core.takeStateWrite() }
         while core.pollConsoleLine() != nil {}
     }
 }

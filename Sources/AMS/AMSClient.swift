@@ -90,6 +90,10 @@ public final class AMSClient {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public func pollAction() -> AMSAction? { actions.popFirst() }
+    /// True while `takeAction()` has an action to give.
+    @inlinable public var hasActions: Bool { !actions.isEmpty }
+    /// The next action, while `hasActions` (see `ANCSClient.takeAction`).
+    @inlinable public func takeAction() -> AMSAction { actions.removeFirst() }
 
     // MARK: - Link life
 

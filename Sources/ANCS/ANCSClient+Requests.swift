@@ -33,13 +33,27 @@ extension ANCSClient {
         }
     }
 
-    struct InFlight {
-        var request: Request
-        var command: ControlPointCommand
-        var serial: Int
-        var deadline: Instant
+    /// A class: the client holds at most one, set and cleared once per
+    /// request. As an optional struct, each clearing (and each look that
+    /// copied it out) went through the standard library's generic Optional
+    /// (the compiler cannot tell the case of a value kept in memory), some
+    /// 12 calls per notification; an optional reference is released.
+    final class InFlight {
+        let request: Request
+        let command: ControlPointCommand
+        let serial: Int
+        let deadline: Instant
         /// Nil for PerformNotificationAction: its write result is the answer.
         var reassembler: DataSourceReassembler?
+
+        init(request: Request, command: ControlPointCommand, serial: Int, deadline: Instant,
+             reassembler: DataSourceReassembler?) {
+            self.request = request
+            self.command = command
+            self.serial = serial
+            self.deadline = deadline
+            self.reassembler = reassembler
+        }
     }
 
     var probePending: Bool {
@@ -163,23 +177,22 @@ extension ANCSClient {
     }
 
     func dataSourceFragment(_ bytes: [UInt8]) {
-        guard inFlight?.reassembler != nil else {
+        guard let flight = inFlight, flight.reassembler != nil else {
             Log.info("ancs", "Data Source: \(bytes.count) bytes while no request waits for any; dropped")
             return
         }
-        // Fed where it lies: a copy of the flight taken out and stored back
-        // shared the reassembler's buffers, so each fragment copied them.
-        switch inFlight!.reassembler!.feed(bytes) {
+        // Fed where it lies: a copy of the reassembler taken out and stored
+        // back shared its buffers, so each fragment copied them.
+        switch flight.reassembler!.feed(bytes) {
         case .needMore:
             break
         case .discarded(let reason):
-            Log.info("ancs", "Data Source: fragment dropped while waiting for \(inFlight!.command): \(reason)")
+            Log.info("ancs", "Data Source: fragment dropped while waiting for \(flight.command): \(reason)")
         case .malformed(let reason):
-            let request = inFlight!.request
             inFlight = nil
-            fail(request, because: "malformed response: \(reason)")
+            fail(flight.request, because: "malformed response: \(reason)")
         case .complete(let response):
-            let request = inFlight!.request
+            let request = flight.request
             inFlight = nil
             controlPointAnswered()
             completed(request, response)

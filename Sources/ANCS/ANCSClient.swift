@@ -100,7 +100,7 @@ public final class ANCSClient {
     }
 
     var phase: Phase = .idle
-    var entries: [NotificationUID: Entry] = [:]
+    var entries = ANCSEntryTable()
     var sequence = 0
     var now = Instant.zero
     @usableFromInline var actions = FIFO<ANCSAction>()
@@ -143,6 +143,14 @@ public final class ANCSClient {
     @inlinable public func pollAction() -> ANCSAction? {
         actions.popFirst()
     }
+
+    /// True while `takeAction()` has an action to give.
+    @inlinable public var hasActions: Bool { !actions.isEmpty }
+
+    /// The next action, while `hasActions`: the loop the core runs on every
+    /// pass, without the optional a `while let` over `pollAction` ends on
+    /// (see `FIFO.removeFirst`).
+    @inlinable public func takeAction() -> ANCSAction { actions.removeFirst() }
 
     // MARK: - State for the owner
 

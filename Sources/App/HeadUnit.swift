@@ -255,8 +255,8 @@ final class HeadUnit {
         while let packet = core.pollTransmit(now: now) { transport.send(packet) }
         transport.flush(now: now)
         transport.endOnCrash(core.links.keys)
-        while let change = core.pollStateWrite() { write(change) }
-        events.batch { while let event = core.pollEvent() { events.write(event) } }
+        while core.hasStateWrites { write(core.takeStateWrite()) }
+        events.batch { while core.hasEvents { events.write(core.takeEvent()) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         updateScreen(now: now)
     }

@@ -10,7 +10,7 @@ public enum HCIEvent: Equatable {
     case encryptionKeyRefreshComplete(status: HCIStatus, handle: ConnectionHandle)
     case readRemoteVersionComplete(status: HCIStatus, handle: ConnectionHandle, version: UInt8, manufacturer: UInt16, subversion: UInt16)
     case hardwareError(code: UInt8)
-    case numberOfCompletedPackets([(ConnectionHandle, UInt16)])
+    case numberOfCompletedPackets(CompletedPackets)
     case dataBufferOverflow(linkType: UInt8)
     case le(LEMetaEvent)
     case other(code: UInt8, parameters: [UInt8])
@@ -28,8 +28,7 @@ public enum HCIEvent: Equatable {
 
     public static func == (a: HCIEvent, b: HCIEvent) -> Bool {
         switch (a, b) {
-        case let (.numberOfCompletedPackets(x), .numberOfCompletedPackets(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.numberOfCompletedPackets(x), .numberOfCompletedPackets(y)): return x == y
         case let (.commandComplete(a1, a2, a3), .commandComplete(b1, b2, b3)): return a1 == b1 && a2 == b2 && a3 == b3
         case let (.commandStatus(a1, a2, a3), .commandStatus(b1, b2, b3)): return a1 == b1 && a2 == b2 && a3 == b3
         case let (.disconnectionComplete(a1, a2, a3), .disconnectionComplete(b1, b2, b3)): return a1 == b1 && a2 == b2 && a3 == b3
@@ -78,12 +77,7 @@ public enum HCIEvent: Equatable {
             self = .hardwareError(code: c)
         case HCIEvent.codeNumberOfCompletedPackets:
             guard let n = r.u8(), r.remainingCount == Int(n) * 4 else { return nil }
-            var entries: [(ConnectionHandle, UInt16)] = []
-            for _ in 0..<n {
-                guard let h = r.u16(), let count = r.u16() else { return nil }
-                entries.append((ConnectionHandle(h), count))
-            }
-            self = .numberOfCompletedPackets(entries)
+            self = .numberOfCompletedPackets(CompletedPackets(bytes: r.rest()))
         case HCIEvent.codeDataBufferOverflow:
             guard let t = r.u8() else { return nil }
             self = .dataBufferOverflow(linkType: t)

@@ -45,7 +45,7 @@ extension Host {
     }
 
     /// Number Of Completed Packets: the controller's buffers free again.
-    func packetsCompleted(_ entries: [(ConnectionHandle, UInt16)]) {
+    func packetsCompleted(_ entries: CompletedPackets) {
         for (handle, count) in entries {
             guard let returned = connections.update(handle, { $0.completed(Int(count)) }) else {
                 if count > 0 {

@@ -122,6 +122,9 @@ public final class Host {
     @inlinable public func pollEvent() -> HostEvent? { events.popFirst() }
     /// Whether `pollEvent` has anything.
     @inlinable public var hasEvents: Bool { !events.isEmpty }
+    /// The next event, while `hasEvents`: no optional for the caller to
+    /// destroy at the end of its loop (see `FIFO.removeFirst`).
+    @inlinable public func takeEvent() -> HostEvent { events.removeFirst() }
 
     /// When the host next needs `handleTimeout`.
     public var nextDeadline: Instant? {

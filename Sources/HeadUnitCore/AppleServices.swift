@@ -117,15 +117,20 @@ final class AppleServices {
 
     // MARK: - ANCS
 
-    /// Performs a GATT action and returns the event to pass on, after the
-    /// notification model took it in.
-    func perform(_ action: ANCSAction, now: Instant) -> ANCSEvent? {
+    /// An event of the ANCS client, to the notification model (which says
+    /// whether it now expects updates). The common case: every
+    /// notification passes here; the core then passes the event on.
+    func pass(_ event: ANCSEvent, now: Instant) {
+        notifications.handle(event)
+        ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
+    }
+
+    /// Performs a GATT action or answers the client's question; events go
+    /// through `pass`.
+    func perform(_ action: ANCSAction, now: Instant) {
         switch action {
         case .event(let event):
-            // The common case: every notification passes here.
-            notifications.handle(event)
-            ancs.setNotificationsExpected(notifications.expectsUpdates, now: now)
-            return event
+            pass(event, now: now)
         case .askWantsText(let notification):
             ancs.textWanted(notifications.wantsText(notification), for: notification.uid, now: now)
         case .discover:
@@ -137,12 +142,13 @@ final class AppleServices {
         case let .writeControlPoint(_, bytes):
             pending.append((ancsService.write(ANCSUUIDs.controlPoint, value: bytes), .ancsControlPoint))
         }
-        return nil
     }
 
     // MARK: - AMS
 
-    func perform(_ action: AMSAction) -> AMSEvent? {
+    /// Performs a GATT action; events are the core's (it handles them
+    /// before they get here).
+    func perform(_ action: AMSAction) {
         switch action {
         case .discover:
             pending.append((amsService.discover(), .amsDiscovery))
@@ -152,9 +158,8 @@ final class AppleServices {
             pending.append((amsService.write(characteristic.uuid, value: bytes), .amsWrite(characteristic)))
         case let .read(_, characteristic):
             pending.append((amsService.read(characteristic.uuid), .amsRead(characteristic)))
-        case .event(let event):
-            return event
+        case .event:
+            break
         }
-        return nil
     }
 }

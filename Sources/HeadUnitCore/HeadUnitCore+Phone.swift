@@ -52,16 +52,27 @@ extension HeadUnitCore {
     /// event log (the link gave ANCS's to the model). True when anything
     /// happened.
     func pumpAppleServices(_ s: AppleServices, now: Instant) -> Bool {
+        // Tested and taken, not polled: a `while let` ends on a nil optional
+        // of a large enum, destroyed through the generic Optional.
         var progressed = false
         let ancs = s.ancs
-        while let action = ancs.pollAction() {
+        while ancs.hasActions {
             progressed = true
-            if let event = s.perform(action, now: now) { ancsEvent(event, on: s, now: now) }
+            switch ancs.takeAction() {
+            case .event(let event):
+                s.pass(event, now: now)
+                ancsEvent(event, on: s, now: now)
+            case let action:
+                s.perform(action, now: now)
+            }
         }
         let ams = s.ams
-        while let action = ams.pollAction() {
+        while ams.hasActions {
             progressed = true
-            if let event = s.perform(action) { amsEvent(event, now: now) }
+            switch ams.takeAction() {
+            case .event(let event): amsEvent(event, now: now)
+            case let action: s.perform(action)
+            }
         }
         if progressed { emitNotificationEvents() }
         return progressed
@@ -69,7 +80,7 @@ extension HeadUnitCore {
 
     /// The notification model's events, to the event log.
     func emitNotificationEvents() {
-        while let e = notifications.pollEvent() { emitNotification(e) }
+        while notifications.hasEvents { emitNotification(notifications.takeEvent()) }
     }
 
     private func ancsEvent(_ event: ANCSEvent, on s: AppleServices, now: Instant) {

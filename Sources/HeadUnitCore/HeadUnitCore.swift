@@ -178,7 +178,19 @@ public final class HeadUnitCore {
     /// The next packet for the controller.
     public func pollTransmit(now: Instant) -> HCIPacket? { host.pollTransmit(now: now) }
     public func pollEvent() -> CoreEvent? { outbox.events.popFirst() }
+    /// True while `takeEvent()` has an event to give. The shell's loop is
+    /// `while core.hasEvents { … core.takeEvent() … }`: a `while let` over
+    /// `pollEvent` ends on a nil `CoreEvent?` (a large enum, kept in
+    /// memory) that the caller destroys through the standard library's
+    /// generic Optional, some 130 instructions a wake-up.
+    public var hasEvents: Bool { !outbox.events.isEmpty }
+    /// The next event, while `hasEvents`.
+    public func takeEvent() -> CoreEvent { outbox.events.removeFirst() }
     public func pollStateWrite() -> StateWrite? { outbox.writes.popFirst() }
+    /// True while `takeStateWrite()` has a change to give (see `hasEvents`).
+    public var hasStateWrites: Bool { !outbox.writes.isEmpty }
+    /// The next change for the state files, while `hasStateWrites`.
+    public func takeStateWrite() -> StateWrite { outbox.writes.removeFirst() }
     /// A line for the console (answers to commands, the passkey).
     public func pollConsoleLine() -> String? { outbox.consoleLines.popFirst() }
 
@@ -290,7 +302,8 @@ public final class HeadUnitCore {
         let now = clock.now
         var again = true
         while again {
-            while let event = host.pollEvent() { handle(event, now: now) }
+            // Tested and taken, not polled (see `FIFO.removeFirst`).
+            while host.hasEvents { handle(host.takeEvent(), now: now) }
             _ = performPairingActions(now: now)
             _ = routeL2CAPEvents(now: now)
             // Links come and go only with the host's events, handled above:
@@ -329,8 +342,8 @@ public final class HeadUnitCore {
     /// the links must follow); frames handed to the host move nothing else.
     private func routeL2CAPEvents(now: Instant) -> Bool {
         var fed = false
-        while let event = l2cap.pollEvent() {
-            switch event {
+        while l2cap.hasEvents {
+            switch l2cap.takeEvent() {
             case let .transmit(handle, frame):
                 host.sendL2CAP(frame, on: handle)
             case let .att(handle, pdu):

@@ -42,6 +42,11 @@ public struct L2CAPLayer {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public mutating func pollEvent() -> L2CAPEvent? { events.popFirst() }
+    /// True while `takeEvent()` has an event to give.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
+    /// The next event, while `hasEvents`: no optional for the caller to
+    /// destroy at the end of its loop (see `FIFO.removeFirst`).
+    @inlinable public mutating func takeEvent() -> L2CAPEvent { events.removeFirst() }
 
     /// Wraps a payload for a fixed channel into a basic frame for HCI.
     public mutating func send(_ payload: [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {

@@ -78,6 +78,11 @@ public final class NotificationModel {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public func pollEvent() -> NotificationEvent? { events.popFirst() }
+    /// True while `takeEvent()` has an event to give.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
+    /// The next event, while `hasEvents`: no optional for the caller to
+    /// destroy at the end of its loop (see `FIFO.removeFirst`).
+    @inlinable public func takeEvent() -> NotificationEvent { events.removeFirst() }
 
     /// Takes every ANCS event (or, `from: .notifBridge`, the same events
     /// for forwarded notifications); the ones that do not concern the model are ignored.
