@@ -20,10 +20,14 @@ extension HeadUnitCore {
             case let .opened(channel, peerMTU):
                 if channel.spsm == ghostDrop.spsm { ghostDrop.opened(channel, peerMTU: peerMTU) }
             case .received(let sdu):
-                if sdu.channel.spsm == ghostDrop.spsm { ghostDrop.received(sdu) }
+                if sdu.channel.spsm == ghostDrop.spsm { ghostDrop.received(sdu, now: clock.now) }
             case let .closed(channel, why):
                 if channel.spsm == ghostDrop.spsm { ghostDrop.closed(channel, why) }
             }
+        }
+        while let report = ghostDrop.reports.popFirst() {
+            progressed = true
+            emit(.ghostDrop(report))
         }
         while let sdu = ghostDrop.outgoing.popFirst() {
             progressed = true

@@ -1,0 +1,119 @@
+import BluetoothCore
+import Console
+import GhostDrop
+import GhostDropFixture
+@testable import HeadUnitCore
+import L2CAP
+import ScriptedPeers
+import ScriptedPairing
+import Testing
+
+/// The simulated phone's recorded GhostDrop transfer through the whole
+/// core: SDUs on the channel to a receiver, its frames back on the
+/// channel, its events in the event log, the code answered on the console.
+@Suite struct GhostDropTransferTests {
+    /// The phone's CID, and ours (the first the core allocates).
+    static let phoneCID: UInt16 = 0x0041
+    static let ourCID: UInt16 = 0x0040
+
+    /// A paired phone with GhostDrop's channel open (MTU 2048, MPS 247, all
+    /// the credits it may give) and the core drawing the recording's randomness.
+    func openChannel(_ session: TransferFixture.Session) throws -> CoreRig {
+        let (rig, phone) = try settingsRig()
+        try pairFromSettings(rig, phone)
+        let spsm = try #require(rig.core.ghostDrop.spsm)
+        rig.core.ghostDrop.random = queuedRandom(session.receiverRandom)
+        rig.phoneSendsL2CAP(channel: 0x0005, [0x14, 0x01, 10, 0, UInt8(spsm.rawValue & 0xFF), UInt8(spsm.rawValue >> 8),
+                                               UInt8(Self.phoneCID), 0x00, 0x00, 0x08, 0xF7, 0x00, 0xFF, 0xFF])
+        try #require(rig.core.ghostDrop.open.count == 1)
+        return rig
+    }
+
+    /// One SDU in K-frames of our MPS (247): the first starts with the SDU's length.
+    func send(_ sdu: [UInt8], _ rig: CoreRig) {
+        let payload = [UInt8(sdu.count & 0xFF), UInt8(sdu.count >> 8)] + sdu
+        for start in stride(from: 0, to: payload.count, by: 247) {
+            rig.phoneSendsL2CAP(channel: Self.ourCID, Array(payload[start..<min(start + 247, payload.count)]))
+        }
+    }
+
+    /// Every SDU the core sent the phone, joined: GhostDrop's frames as a stream.
+    func stream(_ rig: CoreRig) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var expected = 0
+        for frame in rig.first.otherFrames where frame.channel == Self.phoneCID {
+            if expected == 0 {
+                expected = Int(frame.payload[0]) | Int(frame.payload[1]) << 8
+                bytes += frame.payload.dropFirst(2)
+                expected -= frame.payload.count - 2
+            } else {
+                bytes += frame.payload
+                expected -= frame.payload.count
+            }
+        }
+        return bytes
+    }
+
+    func reports(_ rig: CoreRig) -> [GhostDropReport] {
+        rig.events.compactMap { if case .ghostDrop(let r) = $0 { return r } else { return nil } }
+    }
+
+    @Test func theRecordedTransferRunsThroughTheCoreUntilTheChannelCloses() throws {
+        let fixture = try TransferFixture.load()
+        let session = fixture.sessions[0]
+        let rig = try openChannel(session)
+        var expected: [UInt8] = []
+        for step in session.steps {
+            switch step {
+            case .sender(let bytes):
+                send(bytes, rig)
+            case .receiver(let bytes):
+                expected += bytes
+            case .confirm:
+                #expect(reports(rig).last == .code(session.sas))
+                #expect(rig.core.ghostDrop.codeShown == session.sas)
+                _ = rig.takeConsoleLines()
+                rig.core.command(ConsoleCommand(line: "confirm"), now: rig.now)
+                rig.settle()
+                #expect(rig.takeConsoleLines() == ["codes match: sent"])
+                #expect(rig.core.ghostDrop.codeShown == nil)
+            case .disconnect:
+                // L2CAP Disconnection Request: our CID, the phone's.
+                rig.phoneSendsL2CAP(channel: 0x0005, [0x06, 0x02, 4, 0, UInt8(Self.ourCID), 0, UInt8(Self.phoneCID), 0])
+            }
+        }
+        // Every frame the core sent is the one the recorded sender expected, in order.
+        #expect(stream(rig) == expected)
+        #expect(rig.core.ghostDrop.open.isEmpty)
+        let got = reports(rig)
+        #expect(got.first == .code(session.sas))
+        #expect(got.contains(.verified))
+        #expect(got.contains(.incoming(filename: "headunit.conf", size: Int64(fixture.file.count), mimeType: "text/plain", startOffset: 0)))
+        #expect(got.contains { if case .progress(let bytes, let total, _, _) = $0 { return bytes > 0 && total == Int64(fixture.file.count) } else { return false } })
+        #expect(got.last == .ended(reason: "Link lost", byPeer: false, resumable: true))
+    }
+
+    @Test func cancelOnTheConsoleAnswersTheCodeWithNo() throws {
+        let session = try TransferFixture.load().sessions[0]
+        let rig = try openChannel(session)
+        guard case .sender(let hello) = session.steps[0] else { Issue.record("no hello"); return }
+        send(hello, rig)
+        #expect(rig.core.ghostDrop.codeShown == session.sas)
+        _ = rig.takeConsoleLines()
+        rig.core.command(ConsoleCommand(line: "cancel"), now: rig.now)
+        rig.settle()
+        #expect(rig.takeConsoleLines() == ["codes do not match: sent"])
+        #expect(reports(rig) == [.code(session.sas), .ended(reason: "Codes did not match", byPeer: false, resumable: false)])
+        // helloAck, then verifyAck false, on the channel.
+        var frames = GhostFrameStream()
+        frames.append(stream(rig))
+        var sent: [GhostFrame] = []
+        while let frame = try frames.next() { sent.append(frame) }
+        #expect(sent.map(\.kind) == [.helloAck, .verifyAck])
+        #expect(sent.last == .verifyAck(accepted: false))
+        // Nothing waits for an answer any more.
+        rig.core.command(ConsoleCommand(line: "confirm"), now: rig.now)
+        rig.settle()
+        #expect(rig.takeConsoleLines() == ["no GhostDrop code waits for an answer"])
+    }
+}
