@@ -12,7 +12,8 @@ import SMP
 /// `GHST` frames follow one another on a stream, so an SDU may hold part of
 /// a frame or several); what the receiver answers goes out through `send`,
 /// cut to the sender's MTU. The receiver's events leave as reports for the
-/// event log (`reports`).
+/// event log (`reports`) and, for the file and its resume state, as
+/// `GhostDropFileOp`s for the shell (`fileOps`, `StateWrite.ghostDrop`).
 public struct GhostDropChannel {
     /// SDUs of up to 2048 bytes (iOS's own MTU for an L2CAP channel it
     /// publishes) in K-frames of 247 bytes, one LE data PDU each.
@@ -36,12 +37,17 @@ public struct GhostDropChannel {
     var outgoing = FIFO<ChannelSDU>()
     /// For the event log, in the order the receivers gave them.
     var reports = FIFO<GhostDropReport>()
+    /// For the shell: the incoming file and the resume state.
+    var fileOps = FIFO<GhostDropFileOp>()
+    /// What a broken-off transfer left for the next session.
+    var partial: GhostDropPartial
     /// What each receiving session draws its key and nonce from: the
     /// core's source (a test may give the draws a recorded transfer used).
     var random: RandomSource
 
-    init(random: RandomSource) {
+    init(random: RandomSource, partial: GhostDropPartial) {
         self.random = random
+        self.partial = partial
     }
 
     /// Open channels to it and the largest SDU each sender takes.
@@ -51,7 +57,7 @@ public struct GhostDropChannel {
     public var codeShown: String? { channels.last { $0.awaitingAnswer }?.receiver.code }
 
     mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16) {
-        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: GhostReceiver(random: random)))
+        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: partial.receiver(random: random)))
         Log.info("ghostdrop", "a sender opened \(channel) (it takes SDUs of up to \(peerMTU) bytes)")
     }
 
@@ -118,14 +124,23 @@ public struct GhostDropChannel {
     private mutating func drain(_ index: Int) {
         let open = channels[index]
         while let frame = open.receiver.pollFrame() { send(frame, on: open.channel) }
+        // A file completed or a session that leaves nothing to resume: the
+        // receiver's last resume state is void.
+        var void = false
         while let event = open.receiver.pollEvent() {
             switch event {
             case .showCode: channels[index].awaitingAnswer = true
-            case .verified, .ended: channels[index].awaitingAnswer = false
+            case .verified: channels[index].awaitingAnswer = false
+            case .completed: void = true
+            case .ended(let end):
+                channels[index].awaitingAnswer = false
+                void = void || !end.resumable
             default: break
             }
+            partial.track(event, &fileOps)
             if let report = GhostDropReport(event) { reports.append(report) }
         }
+        if !void { partial.keep(open.receiver.resumeState, &fileOps) }
     }
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.

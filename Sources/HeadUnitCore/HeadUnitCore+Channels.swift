@@ -29,6 +29,10 @@ extension HeadUnitCore {
             progressed = true
             emit(.ghostDrop(report))
         }
+        while let op = ghostDrop.fileOps.popFirst() {
+            progressed = true
+            write(.ghostDrop(op))
+        }
         while let sdu = ghostDrop.outgoing.popFirst() {
             progressed = true
             l2cap.sendSDU(sdu.bytes, on: sdu.channel)

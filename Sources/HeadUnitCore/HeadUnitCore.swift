@@ -88,7 +88,8 @@ public final class HeadUnitCore {
         self.settings = settings
         self.host = host
         self.random = random
-        ghostDrop = GhostDropChannel(random: random)
+        ghostDrop = GhostDropChannel(random: random,
+                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropIncoming))
         clock = CoreClock(now)
         startedAt = now
         notifications = NotificationModel(filter: settings.filter)

@@ -18,15 +18,20 @@ import Testing
 
     /// A paired phone with GhostDrop's channel open (MTU 2048, MPS 247, all
     /// the credits it may give) and the core drawing the recording's randomness.
-    func openChannel(_ session: TransferFixture.Session) throws -> CoreRig {
-        let (rig, phone) = try settingsRig()
+    func openChannel(_ session: TransferFixture.Session, stored: StoredState = accessoryState) throws -> CoreRig {
+        let (rig, phone) = try settingsRig(stored: stored)
         try pairFromSettings(rig, phone)
+        try reopen(rig, session)
+        return rig
+    }
+
+    /// The phone opens the channel (again) on the same link.
+    func reopen(_ rig: CoreRig, _ session: TransferFixture.Session) throws {
         let spsm = try #require(rig.core.ghostDrop.spsm)
         rig.core.ghostDrop.random = queuedRandom(session.receiverRandom)
         rig.phoneSendsL2CAP(channel: 0x0005, [0x14, 0x01, 10, 0, UInt8(spsm.rawValue & 0xFF), UInt8(spsm.rawValue >> 8),
                                                UInt8(Self.phoneCID), 0x00, 0x00, 0x08, 0xF7, 0x00, 0xFF, 0xFF])
         try #require(rig.core.ghostDrop.open.count == 1)
-        return rig
     }
 
     /// One SDU in K-frames of our MPS (247): the first starts with the SDU's length.
@@ -38,10 +43,10 @@ import Testing
     }
 
     /// Every SDU the core sent the phone, joined: GhostDrop's frames as a stream.
-    func stream(_ rig: CoreRig) -> [UInt8] {
+    func stream(_ rig: CoreRig, from start: Int = 0) -> [UInt8] {
         var bytes: [UInt8] = []
         var expected = 0
-        for frame in rig.first.otherFrames where frame.channel == Self.phoneCID {
+        for frame in rig.first.otherFrames.dropFirst(start) where frame.channel == Self.phoneCID {
             if expected == 0 {
                 expected = Int(frame.payload[0]) | Int(frame.payload[1]) << 8
                 bytes += frame.payload.dropFirst(2)
@@ -52,6 +57,49 @@ import Testing
             }
         }
         return bytes
+    }
+
+    /// One recorded session on the open channel: what the core sent back
+    /// and what the recorded sender expected.
+    func run(_ session: TransferFixture.Session, _ rig: CoreRig) -> (sent: [UInt8], expected: [UInt8]) {
+        let start = rig.first.otherFrames.count
+        var expected: [UInt8] = []
+        for step in session.steps {
+            switch step {
+            case .sender(let bytes): send(bytes, rig)
+            case .receiver(let bytes): expected += bytes
+            case .confirm:
+                rig.core.command(.confirm, now: rig.now)
+                rig.settle()
+            case .disconnect:
+                rig.phoneSendsL2CAP(channel: 0x0005, [0x06, 0x02, 4, 0, UInt8(Self.ourCID), 0, UInt8(Self.phoneCID), 0])
+            }
+        }
+        return (stream(rig, from: start), expected)
+    }
+
+    /// The file and resume state as the shell keeps them from the core's writes.
+    final class Kept {
+        var incoming: [UInt8]? = nil
+        var resume: [UInt8]? = nil
+        var received: [String: [UInt8]] = [:]
+
+        func apply(_ writes: [StateWrite]) {
+            for case .ghostDrop(let op) in writes {
+                switch op {
+                case .begin(let length): incoming = Array((incoming ?? []).prefix(Int(length)))
+                case .append(let bytes): incoming = (incoming ?? []) + bytes
+                case .resumeState(let bytes): resume = bytes
+                case .completed(let name):
+                    received[name] = incoming
+                    incoming = nil
+                    resume = nil
+                case .discard:
+                    incoming = nil
+                    resume = nil
+                }
+            }
+        }
     }
 
     func reports(_ rig: CoreRig) -> [GhostDropReport] {
@@ -115,5 +163,51 @@ import Testing
         rig.core.command(ConsoleCommand(line: "confirm"), now: rig.now)
         rig.settle()
         #expect(rig.takeConsoleLines() == ["no GhostDrop code waits for an answer"])
+    }
+
+    @Test func aLinkLossResumesOnTheNextChannelAndTheFileArrivesWhole() throws {
+        let fixture = try TransferFixture.load()
+        let rig = try openChannel(fixture.sessions[0])
+        let first = run(fixture.sessions[0], rig)
+        #expect(first.sent == first.expected)
+        try reopen(rig, fixture.sessions[1])
+        let second = run(fixture.sessions[1], rig)
+        #expect(second.sent == second.expected)
+        let kept = Kept()
+        kept.apply(rig.writes)
+        #expect(kept.received == ["headunit.conf": fixture.file])
+        #expect(kept.incoming == nil && kept.resume == nil)
+        #expect(reports(rig).last == .completed(filename: "headunit.conf", size: Int64(fixture.file.count)))
+        #expect(reports(rig).contains(.incoming(filename: "headunit.conf", size: Int64(fixture.file.count), mimeType: "text/plain",
+                                                startOffset: 540)))
+    }
+
+    @Test func aRestartResumesFromTheKeptFiles() throws {
+        let fixture = try TransferFixture.load()
+        let before = try openChannel(fixture.sessions[0])
+        _ = run(fixture.sessions[0], before)
+        let kept = Kept()
+        kept.apply(before.writes)
+        let resume = try GhostResumeState(decoding: try #require(kept.resume))
+        #expect(resume.nextSequence == 3)
+        #expect(kept.incoming == Array(fixture.file.prefix(540)))
+
+        // The head unit starts again with what the shell kept.
+        var stored = accessoryState
+        stored.ghostDropResume = kept.resume
+        stored.ghostDropIncoming = kept.incoming
+        let after = try openChannel(fixture.sessions[1], stored: stored)
+        let second = run(fixture.sessions[1], after)
+        #expect(second.sent == second.expected)
+        kept.apply(after.writes)
+        #expect(kept.received == ["headunit.conf": fixture.file])
+    }
+
+    @Test func theSendersFilenameBecomesOneHarmlessName() {
+        #expect(GhostDropFileOp.safeName("headunit.conf") == "headunit.conf")
+        #expect(GhostDropFileOp.safeName("../../etc/passwd") == "passwd")
+        #expect(GhostDropFileOp.safeName(".hidden file") == "_hidden_file")
+        #expect(GhostDropFileOp.safeName("/") == "file")
+        #expect(GhostDropFileOp.safeName(String(repeating: "a", count: 100)).utf8.count == 64)
     }
 }
