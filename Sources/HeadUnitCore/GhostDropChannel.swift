@@ -77,7 +77,7 @@ public struct GhostDropChannel {
             Log.warning("ghostdrop", "SDU of \(sdu.bytes.count) bytes on \(sdu.channel), which is not open; dropped")
             return
         }
-        Log.debug("ghostdrop", "SDU \(sdusReceived) of \(sdu.bytes.count) bytes on \(sdu.channel)")
+        Log.info("ghostdrop", "SDU \(sdusReceived) of \(sdu.bytes.count) bytes on \(sdu.channel) (\(bytesReceived) bytes in all)")
         channels[index].receiver.receive(sdu.bytes, now: now)
         drain(index)
     }
