@@ -26,6 +26,8 @@ public struct GhostDropChannel {
         var receiver: GhostReceiver
         /// The code is on screen and the driver has not answered yet.
         var awaitingAnswer = false
+        /// Its session may touch the kept file (a refused sender's may not).
+        var keepsFile = true
     }
 
     /// The SPSM GhostDrop's capabilities carry; nil if none was free.
@@ -56,9 +58,18 @@ public struct GhostDropChannel {
     /// The code waiting for the driver's answer, if any (the newest).
     public var codeShown: String? { channels.last { $0.awaitingAnswer }?.receiver.code }
 
-    mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16) {
-        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: partial.receiver(random: random)))
+    /// `refusal`: the reason this sender may not send files here; its
+    /// session is cancelled with it at once (GhostDrop shows the reason).
+    mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16, refusal: String?, now: Instant) {
         Log.info("ghostdrop", "a sender opened \(channel) (it takes SDUs of up to \(peerMTU) bytes)")
+        guard let refusal else {
+            channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: partial.receiver(random: random)))
+            return
+        }
+        Log.warning("ghostdrop", "\(channel): \(refusal)")
+        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: GhostReceiver(random: random), keepsFile: false))
+        channels[channels.count - 1].receiver.cancel(reason: refusal, now: now)
+        drain(channels.count - 1)
     }
 
     mutating func closed(_ channel: ChannelEndpoint, _ why: ChannelClosure) {
@@ -137,10 +148,10 @@ public struct GhostDropChannel {
                 void = void || !end.resumable
             default: break
             }
-            partial.track(event, &fileOps)
+            if open.keepsFile { partial.track(event, &fileOps) }
             if let report = GhostDropReport(event) { reports.append(report) }
         }
-        if !void { partial.keep(open.receiver.resumeState, &fileOps) }
+        if open.keepsFile && !void { partial.keep(open.receiver.resumeState, &fileOps) }
     }
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.
