@@ -78,10 +78,10 @@ extension HeadUnitCore {
             let sent = links.values.contains { $0.appleServices?.ams.send(remote, now: now) ?? false }
             say(sent ? "\(remote) sent" : "the phone does not offer \(remote) now")
         case .confirm:
-            say(ghostDrop.answerCode(matches: true, now: now) ? "codes match: sent" : "no GhostDrop code waits for an answer")
+            say(answerTransferCode(matches: true, now: now) ? "codes match: sent" : "no GhostDrop code waits for an answer")
         case .cancel:
-            let code = ghostDrop.codeShown != nil
-            let done = code ? ghostDrop.answerCode(matches: false, now: now) : ghostDrop.cancelTransfer(now: now)
+            let code = transferCodeShown != nil
+            let done = cancelTransfer(now: now)
             say(done ? (code ? "codes do not match: sent" : "transfer cancelled") : "no GhostDrop transfer to cancel")
         case .status, .log, .traceOn, .traceOnKeepingKeys, .traceOff, .screenshot, .config, .version, .reboot, .update, .help, .empty, .invalid:
             break

@@ -120,11 +120,12 @@ import Testing
             case .confirm:
                 #expect(reports(rig).last == .code(session.sas))
                 #expect(rig.core.ghostDrop.codeShown == session.sas)
+                #expect(rig.screen().transferCode == session.sas && rig.screen().kind == .pairing)
                 _ = rig.takeConsoleLines()
                 rig.core.command(ConsoleCommand(line: "confirm"), now: rig.now)
                 rig.settle()
                 #expect(rig.takeConsoleLines() == ["codes match: sent"])
-                #expect(rig.core.ghostDrop.codeShown == nil)
+                #expect(rig.core.ghostDrop.codeShown == nil && rig.screen().transferCode == nil)
             case .disconnect:
                 // L2CAP Disconnection Request: our CID, the phone's.
                 rig.phoneSendsL2CAP(channel: 0x0005, [0x06, 0x02, 4, 0, UInt8(Self.ourCID), 0, UInt8(Self.phoneCID), 0])
