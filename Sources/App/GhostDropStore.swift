@@ -32,10 +32,11 @@ struct GhostDropStore {
                     guard let n = try? FileDescriptor.write(fd, bytes[offset...]), n > 0 else { return false }
                     offset += n
                 }
-                // Before the resume state that counts them.
-                return fdatasync(fd) == 0
+                return true
             }
         case .resumeState(let bytes):
+            // The bytes it counts reach the disk before it does.
+            withIncoming(O_WRONLY | O_CREAT | O_CLOEXEC) { fd in fdatasync(fd) == 0 }
             try? files.write(GhostDropStore.resume, bytes)
         case .completed(let name):
             let kept = "received-" + name

@@ -151,7 +151,7 @@ public struct GhostDropChannel {
             if open.keepsFile { partial.track(event, &fileOps) }
             if let report = GhostDropReport(event) { reports.append(report) }
         }
-        if open.keepsFile && !void { partial.keep(open.receiver.resumeState, &fileOps) }
+        if open.keepsFile && !void { partial.keep(open.receiver.resumeState, final: open.receiver.isFinished, &fileOps) }
     }
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.

@@ -11,8 +11,8 @@ public enum GhostDropFileOp: Equatable {
     case begin(length: Int64)
     /// Append to the incoming file (offsets follow one another).
     case append([UInt8])
-    /// Replace the resume state file (`GhostResumeState.encoded`), after
-    /// the bytes before it are written.
+    /// Replace the resume state file (`GhostResumeState.encoded`), once
+    /// the bytes appended before it are on disk.
     case resumeState([UInt8])
     /// The file is whole and its SHA-256 checked: keep it under this name
     /// (`GhostDropFileOp.safeName` of the sender's) and drop the resume state.
@@ -91,9 +91,19 @@ struct GhostDropPartial {
         }
     }
 
-    /// After a receiver's events: its resume state, when it moved.
-    mutating func keep(_ state: GhostResumeState?, _ ops: inout FIFO<GhostDropFileOp>) {
+    /// The resume state is written again once it covers this many more
+    /// bytes, and when a session ends: each write costs the shell two
+    /// fsyncs, and a restart in between merely resumes a little earlier.
+    static let resumeStride: Int64 = 64 * 1024
+
+    /// After a receiver's events: its resume state, when it moved far
+    /// enough or the session is over (`final`).
+    mutating func keep(_ state: GhostResumeState?, final: Bool, _ ops: inout FIFO<GhostDropFileOp>) {
         guard let state, state != resume else { return }
+        if let resume, resume.metadata == state.metadata, !final,
+           state.writtenBytes < state.metadata.size, state.writtenBytes - resume.writtenBytes < GhostDropPartial.resumeStride {
+            return
+        }
         resume = state
         ops.append(.resumeState(state.encoded))
     }

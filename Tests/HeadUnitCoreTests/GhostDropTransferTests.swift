@@ -234,4 +234,22 @@ import Testing
         frames.append(sdu.bytes)
         #expect(try frames.next() == .cancel(reason: "Only the head unit's paired phone may send files"))
     }
+
+    /// The resume state is written for the first chunk, then once every
+    /// 64 KiB it covers, and when the session ends.
+    @Test func theResumeStateIsWrittenEvery64KiBAndAtTheEnd() throws {
+        let metadata = GhostFileMetadata(transferID: GhostUUID("00000000-0000-4000-8000-000000000002")!, filename: "b.bin",
+                                         size: 1 << 20, mimeType: "application/octet-stream",
+                                         sha256: [UInt8](repeating: 2, count: 32), chunkSize: 1024)
+        var partial = GhostDropPartial(resume: nil, written: nil)
+        var ops = FIFO<GhostDropFileOp>()
+        var written: [UInt64] = []
+        for next in UInt64(1)...100 {
+            partial.keep(GhostResumeState(metadata: metadata, nextSequence: next), final: next == 100, &ops)
+            while let op = ops.popFirst() {
+                if case .resumeState(let bytes) = op { written.append(try GhostResumeState(decoding: bytes).nextSequence) }
+            }
+        }
+        #expect(written == [1, 65, 100])
+    }
 }
