@@ -36,4 +36,41 @@ import Testing
         #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
         #expect(!FileManager.default.fileExists(atPath: unit.stateDirectory.appendingPathComponent("ghostdrop-resume").path))
     }
+
+    /// The phone stops after three chunks (540 bytes); the head unit keeps
+    /// them and the resume state, starts again from its state directory,
+    /// the bonded phone comes back and sends the same file again: it
+    /// continues after the third chunk and arrives whole.
+    @Test func aTransferBrokenOffResumesAfterAHeadUnitRestart() throws {
+        let (phone, first, server) = try settings.pairedStockPhone("ghostdrop-restart")
+        defer { first.stop(); phone.stop() }
+        let spsm = try channel.publishedSPSM(first)
+        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "stop_after": 3])
+        #expect(first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        first.type("confirm")
+        let cut = first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "cancelled" }
+        #expect(cut?["resumable"] as? Bool == true, "\(String(describing: cut))")
+        #expect(phone.waitFor("ghostdrop_done", timeout: 30)?["completed"] as? Bool == false)
+        let state = first.stateDirectory
+        let held = try Data(contentsOf: state.appendingPathComponent("ghostdrop-incoming"))
+        #expect(held.count == 540)
+        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("ghostdrop-resume").path))
+        first.stop()
+
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: "ghostdrop-restart-2")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 60) { $0["server"] as? String == server }?["bonded"] as? Bool == true,
+                "the bonded phone did not come back")
+        let again = try phone.command("ghostdrop_send", ["phone": "anna", "psm": try channel.publishedSPSM(unit), "again": true])
+        #expect(again["size"] as? Int == 1500, "\(again)")
+        #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        unit.type("confirm")
+        let incoming = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "incoming" }
+        #expect(incoming?["start_offset"] as? Int == 540, "\(String(describing: incoming))")
+        #expect(unit.waitFor("ghostdrop", timeout: 60) { $0["state"] as? String == "complete" } != nil)
+        let done = phone.waitFor("ghostdrop_done", timeout: 30)
+        #expect(done?["completed"] as? Bool == true && done?["resumed_from"] as? Int == 3, "\(String(describing: done))")
+        let received = try Data(contentsOf: state.appendingPathComponent("received-headunit.conf"))
+        #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
+    }
 }
