@@ -184,7 +184,7 @@ let package = Package(
                                                   "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
                                                          "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
-                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture"]),
+                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture", "Console"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON", "GhostDropFixture"], exclude: ["Fixtures"]),
         .testTarget(name: "UpdateTests", dependencies: ["Update", "CCrypto"]),
