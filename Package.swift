@@ -113,7 +113,7 @@ let package = Package(
                                                "DisplaySettings"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "ScreenValues", "Console", "Input", "NotifBridge"]),
+                                               "Notifications", "ScreenValues", "Console", "Input", "NotifBridge", "GhostDrop"]),
         // A/B updates (sans-I/O): the signed bundle's header, manifest, Ed25519
         // signature and streamed SHA-256 checks (docs/UPDATES.md).
         .target(name: "Update", dependencies: ["CCrypto"], linkerSettings: staticCrypto),
@@ -162,6 +162,8 @@ let package = Package(
         .target(name: "ScriptedPeers", dependencies: ["BluetoothCore", "HCI", "ATT", "GATT", "ANCS", "NavigationNotifier", "Console", "HeadUnitCore"],
                 path: "Tests/Support/ScriptedPeers"),
         .target(name: "ScriptedPairing", dependencies: ["BluetoothCore", "SMP"], path: "Tests/Support/ScriptedPairing"),
+        // The simulated phone's recorded GhostDrop transfer, for the receiver's tests and the core's.
+        .target(name: "GhostDropFixture", dependencies: ["BluetoothCore", "GhostDrop", "JSON"], path: "Tests/Support/GhostDropFixture"),
 
         .testTarget(name: "BluetoothCoreTests", dependencies: ["BluetoothCore"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BluetoothCore", "ScriptedPeers"]),
@@ -182,9 +184,9 @@ let package = Package(
                                                   "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
                                                          "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
-                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP"]),
+                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture", "Console"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON", "GhostDropFixture"], exclude: ["Fixtures"]),
         .testTarget(name: "UpdateTests", dependencies: ["Update", "CCrypto"]),
         .testTarget(name: "NotifBridgeTests", dependencies: ["NotifBridge", "JSON", "GATT", "ATT", "BluetoothCore", "HPKE"]),
         .testTarget(name: "IntegrationTests", dependencies: ["BluetoothCore", "ANCS", "App", "SMP", "Platform", "Display", "CLinux"]),

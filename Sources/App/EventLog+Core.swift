@@ -49,6 +49,42 @@ extension EventLog {
                 j.field("phone", report.phone)
                 j.field("pairing_window_s", report.pairingWindowMilliseconds.map { Int($0 / 1000) })
             }
+        case .ghostDrop(let report):
+            emitGhostDrop(report)
+        }
+    }
+
+    /// One `ghostdrop` line per step of a transfer (the README's event table).
+    private func emitGhostDrop(_ report: GhostDropReport) {
+        emit("ghostdrop") { j in
+            switch report {
+            case .code(let code):
+                j.field("state", "code")
+                j.field("code", code)
+            case .verified:
+                j.field("state", "verified")
+            case let .incoming(filename, size, mimeType, startOffset):
+                j.field("state", "incoming")
+                j.field("filename", filename)
+                j.field("size", Int(size))
+                j.field("mime_type", mimeType)
+                j.field("start_offset", Int(startOffset))
+            case let .progress(received, total, bytesPerSecond, eta):
+                j.field("state", "progress")
+                j.field("bytes", Int(received))
+                j.field("total", Int(total))
+                j.field("bytes_per_s", Int(bytesPerSecond))
+                j.field("eta_s", eta.map { Int($0) })
+            case let .completed(filename, size):
+                j.field("state", "complete")
+                j.field("filename", filename)
+                j.field("size", Int(size))
+            case let .ended(reason, byPeer, resumable):
+                j.field("state", "cancelled")
+                j.field("reason", reason)
+                j.field("by_phone", byPeer)
+                j.field("resumable", resumable)
+            }
         }
     }
 

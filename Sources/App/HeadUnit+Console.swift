@@ -50,7 +50,7 @@ extension HeadUnit {
             console?.say(UpdateLauncher.start(bundle: path))
         case .help, .empty, .invalid:
             break
-        case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media:
+        case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media, .confirm, .cancel:
             core.command(command, now: now)
         }
     }

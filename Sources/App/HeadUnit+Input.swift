@@ -18,9 +18,15 @@ extension HeadUnit {
                 Log.info("input", "\(command): no player on the phone takes it now")
             }
         case .confirm:
-            core.confirmComparison(now: now)
-        case .key:
-            break
+            // A transfer's code first: a pairing's comparison has the phone's own screen.
+            if core.transferCodeShown != nil {
+                core.answerTransferCode(matches: true, now: now)
+            } else {
+                core.confirmComparison(now: now)
+            }
+        case .key(let key):
+            // Escape: "Cancel" to a transfer's code, or stop the transfer.
+            if key == .escape { core.cancelTransfer(now: now) }
         }
     }
 }

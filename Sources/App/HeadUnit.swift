@@ -136,6 +136,7 @@ final class HeadUnit {
                                  notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile),
                                  identityAddress: configuration.phones.advertises ? bonds.identityAddress() : nil)
         stored.clientStates = bonds.clientStates()
+        (stored.ghostDropResume, stored.ghostDropIncoming) = GhostDropStore(files: files).load()
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
                                     deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
                                     notifBridge: configuration.notifBridge,
@@ -277,6 +278,8 @@ final class HeadUnit {
             // withholds the receipts until it hears how the write went.
             let stored = (try? stateFiles.write(HeadUnit.notifBridgeKeyFile, bytes)) != nil
             keysStored.append(stored)
+        case .ghostDrop(let op):
+            GhostDropStore(files: stateFiles).apply(op)
         }
     }
 

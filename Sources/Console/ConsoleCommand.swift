@@ -41,6 +41,10 @@ public enum ConsoleCommand: Equatable {
     /// Install the signed update bundle at this path (a USB stick's file)
     /// into the inactive slot and reboot into it on trial (docs/UPDATES.md).
     case update(String)
+    /// The GhostDrop code on screen matches the phone's ("Codes match").
+    case confirm
+    /// "Cancel": the code does not match, or stop the transfer running.
+    case cancel
     /// A blank line: nothing to do, no answer.
     case empty
     /// Unknown command or wrong arguments: the text is the line to answer with.
@@ -78,6 +82,8 @@ public enum ConsoleCommand: Equatable {
       version                      firmware version
       reboot                       restart the head unit
       update PATH                  install a signed update bundle (USB stick) and reboot into it on trial
+      confirm                      the GhostDrop code on screen matches the phone's
+      cancel                       the GhostDrop code does not match, or stop the transfer
     """
 
     /// One line per command with arguments, for answers to wrong arguments.
@@ -118,6 +124,8 @@ public enum ConsoleCommand: Equatable {
         case "config": self = bare(.config)
         case "version": self = bare(.version)
         case "reboot": self = bare(.reboot)
+        case "confirm": self = bare(.confirm)
+        case "cancel": self = bare(.cancel)
         case "forget":
             // A SERVER NAME may hold spaces: it is the rest of the line.
             let name = ConsoleCommand.rest(of: line, after: first)

@@ -19,4 +19,6 @@ public enum CoreEvent: Equatable {
     case error(CoreError)
     /// Where the head unit stands as an accessory (Settings pairing).
     case accessory(AccessoryReport)
+    /// A GhostDrop transfer from the phone: the code, progress, the end.
+    case ghostDrop(GhostDropReport)
 }

@@ -1,50 +1,162 @@
 import BluetoothCore
+import GhostDrop
 import L2CAP
+import SMP
 
 /// Where GhostDrop's L2CAP channel meets the core: the SPSM the head unit
 /// publishes for it (a dynamic one, encryption required, as the GhostDrop
 /// app's receiver does with `publishL2CAPChannel(withEncryption: true)`),
-/// the channels a sender opened on it, and what arrived.
+/// the channels a sender opened on it, and one `GhostReceiver` per channel.
 ///
-/// The seam for the GhostDrop receiver: `received` takes each SDU whole,
-/// as a value (on L2CAP GhostDrop's `GHST` frames follow one another on a
-/// stream, so an SDU may hold part of a frame or several); what the
-/// receiver answers goes out through `send`, cut to the sender's MTU.
-/// Until the receiver is wired here, each SDU is logged and counted.
+/// Each SDU goes whole to its channel's receiver (on L2CAP GhostDrop's
+/// `GHST` frames follow one another on a stream, so an SDU may hold part of
+/// a frame or several); what the receiver answers goes out through `send`,
+/// cut to the sender's MTU. The receiver's events leave as reports for the
+/// event log (`reports`) and, for the file and its resume state, as
+/// `GhostDropFileOp`s for the shell (`fileOps`, `StateWrite.ghostDrop`).
 public struct GhostDropChannel {
     /// SDUs of up to 2048 bytes (iOS's own MTU for an L2CAP channel it
     /// publishes) in K-frames of 247 bytes, one LE data PDU each.
     public static let service = ChannelService(security: .encrypted, mtu: 2048, mps: 247)
 
+    /// One open channel: the largest SDU its sender takes and its session.
+    struct Open {
+        var channel: ChannelEndpoint
+        var peerMTU: UInt16
+        var receiver: GhostReceiver
+        /// The code is on screen and the driver has not answered yet.
+        var awaitingAnswer = false
+        /// Its session may touch the kept file (a refused sender's may not).
+        var keepsFile = true
+    }
+
     /// The SPSM GhostDrop's capabilities carry; nil if none was free.
     public internal(set) var spsm: SPSM?
-    /// Open channels to it and the largest SDU each sender takes.
-    public internal(set) var open: [(channel: ChannelEndpoint, peerMTU: UInt16)] = []
+    var channels: [Open] = []
     public internal(set) var sdusReceived = 0
     public internal(set) var bytesReceived = 0
     /// What goes to the sender, by channel; the core hands it to L2CAP.
     var outgoing = FIFO<ChannelSDU>()
+    /// For the event log, in the order the receivers gave them.
+    var reports = FIFO<GhostDropReport>()
+    /// For the shell: the incoming file and the resume state.
+    var fileOps = FIFO<GhostDropFileOp>()
+    /// What a broken-off transfer left for the next session.
+    var partial: GhostDropPartial
+    /// What each receiving session draws its key and nonce from: the
+    /// core's source (a test may give the draws a recorded transfer used).
+    var random: RandomSource
 
-    mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16) {
-        open.append((channel, peerMTU))
+    init(random: RandomSource, partial: GhostDropPartial) {
+        self.random = random
+        self.partial = partial
+    }
+
+    /// Open channels to it and the largest SDU each sender takes.
+    public var open: [(channel: ChannelEndpoint, peerMTU: UInt16)] { channels.map { ($0.channel, $0.peerMTU) } }
+
+    /// The code waiting for the driver's answer, if any (the newest).
+    public var codeShown: String? { channels.last { $0.awaitingAnswer }?.receiver.code }
+
+    /// `refusal`: the reason this sender may not send files here; its
+    /// session is cancelled with it at once (GhostDrop shows the reason).
+    mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16, refusal: String?, now: Instant) {
         Log.info("ghostdrop", "a sender opened \(channel) (it takes SDUs of up to \(peerMTU) bytes)")
+        guard let refusal else {
+            channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: partial.receiver(random: random)))
+            return
+        }
+        Log.warning("ghostdrop", "\(channel): \(refusal)")
+        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: GhostReceiver(random: random), keepsFile: false))
+        channels[channels.count - 1].receiver.cancel(reason: refusal, now: now)
+        drain(channels.count - 1)
     }
 
     mutating func closed(_ channel: ChannelEndpoint, _ why: ChannelClosure) {
-        open.removeAll { $0.channel == channel }
         Log.info("ghostdrop", "\(channel) closed: \(why)")
+        guard let index = channels.firstIndex(where: { $0.channel == channel }) else { return }
+        channels[index].receiver.handleDisconnect()
+        drain(index)
+        channels.remove(at: index)
     }
 
-    /// One SDU from a sender. Today: counted and logged.
-    mutating func received(_ sdu: ChannelSDU) {
+    /// One SDU from a sender, to its channel's receiver.
+    mutating func received(_ sdu: ChannelSDU, now: Instant) {
         sdusReceived += 1
         bytesReceived += sdu.bytes.count
-        Log.info("ghostdrop", "SDU \(sdusReceived) of \(sdu.bytes.count) bytes on \(sdu.channel) (\(bytesReceived) bytes in all); no receiver takes it yet")
+        guard let index = channels.firstIndex(where: { $0.channel == sdu.channel }) else {
+            Log.warning("ghostdrop", "SDU of \(sdu.bytes.count) bytes on \(sdu.channel), which is not open; dropped")
+            return
+        }
+        Log.info("ghostdrop", "SDU \(sdusReceived) of \(sdu.bytes.count) bytes on \(sdu.channel) (\(bytesReceived) bytes in all)")
+        channels[index].receiver.receive(sdu.bytes, now: now)
+        drain(index)
+    }
+
+    /// The driver's answer to the code shown ("Codes match" or "Cancel");
+    /// false when no code waits for one.
+    mutating func answerCode(matches: Bool, now: Instant) -> Bool {
+        guard let index = channels.lastIndex(where: { $0.awaitingAnswer }) else { return false }
+        channels[index].awaitingAnswer = false
+        if matches {
+            channels[index].receiver.confirm(now: now)
+        } else {
+            channels[index].receiver.reject(now: now)
+        }
+        drain(index)
+        return true
+    }
+
+    /// The driver's Cancel during a transfer (or on the code); false when
+    /// no transfer runs.
+    mutating func cancelTransfer(now: Instant) -> Bool {
+        guard let index = channels.lastIndex(where: { !$0.receiver.isFinished }) else { return false }
+        channels[index].awaitingAnswer = false
+        channels[index].receiver.cancel(reason: "Cancelled on the head unit", now: now)
+        drain(index)
+        return true
+    }
+
+    var nextDeadline: Instant? {
+        var deadline: Instant? = nil
+        for open in channels { deadline = earliest(deadline, open.receiver.nextDeadline) }
+        return deadline
+    }
+
+    mutating func handleTimeout(now: Instant) {
+        for index in channels.indices {
+            guard let due = channels[index].receiver.nextDeadline, due <= now else { continue }
+            channels[index].receiver.handleTimeout(now: now)
+            drain(index)
+        }
+    }
+
+    /// The receiver's frames to the sender, its events to the reports.
+    private mutating func drain(_ index: Int) {
+        let open = channels[index]
+        while let frame = open.receiver.pollFrame() { send(frame, on: open.channel) }
+        // A file completed or a session that leaves nothing to resume: the
+        // receiver's last resume state is void.
+        var void = false
+        while let event = open.receiver.pollEvent() {
+            switch event {
+            case .showCode: channels[index].awaitingAnswer = true
+            case .verified: channels[index].awaitingAnswer = false
+            case .completed: void = true
+            case .ended(let end):
+                channels[index].awaitingAnswer = false
+                void = void || !end.resumable
+            default: break
+            }
+            if open.keepsFile { partial.track(event, &fileOps) }
+            if let report = GhostDropReport(event) { reports.append(report) }
+        }
+        if open.keepsFile && !void { partial.keep(open.receiver.resumeState, final: open.receiver.isFinished, &fileOps) }
     }
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.
     mutating func send(_ bytes: [UInt8], on channel: ChannelEndpoint) {
-        guard let peerMTU = open.first(where: { $0.channel == channel })?.peerMTU else {
+        guard let peerMTU = channels.first(where: { $0.channel == channel })?.peerMTU else {
             Log.warning("ghostdrop", "\(bytes.count) bytes for \(channel), which is not open; dropped")
             return
         }

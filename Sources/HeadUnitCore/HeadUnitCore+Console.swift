@@ -77,6 +77,12 @@ extension HeadUnitCore {
         case .media(let remote):
             let sent = links.values.contains { $0.appleServices?.ams.send(remote, now: now) ?? false }
             say(sent ? "\(remote) sent" : "the phone does not offer \(remote) now")
+        case .confirm:
+            say(answerTransferCode(matches: true, now: now) ? "codes match: sent" : "no GhostDrop code waits for an answer")
+        case .cancel:
+            let code = transferCodeShown != nil
+            let done = cancelTransfer(now: now)
+            say(done ? (code ? "codes do not match: sent" : "transfer cancelled") : "no GhostDrop transfer to cancel")
         case .status, .log, .traceOn, .traceOnKeepingKeys, .traceOff, .screenshot, .config, .version, .reboot, .update, .help, .empty, .invalid:
             break
         }

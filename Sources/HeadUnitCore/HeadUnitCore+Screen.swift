@@ -18,6 +18,7 @@ extension HeadUnitCore {
         var model = ScreenModel(pairing: state, clock: minutes.map { locale.clockText(minutesSinceMidnight: $0) } ?? "",
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
                                 actions: actions, locale: locale)
+        model.transferCode = ghostDrop.codeShown
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
             model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app,

@@ -67,7 +67,7 @@ public final class HeadUnitCore {
     /// Events, state writes and console lines for the shell.
     private var outbox = CoreOutbox()
     /// GhostDrop's L2CAP channel: its SPSM and what arrives on it.
-    public internal(set) var ghostDrop = GhostDropChannel()
+    public internal(set) var ghostDrop: GhostDropChannel
 
     /// One line for the driver about something to do on the phone, in the
     /// screen's language when drawn, in English in the `error` event.
@@ -88,6 +88,8 @@ public final class HeadUnitCore {
         self.settings = settings
         self.host = host
         self.random = random
+        ghostDrop = GhostDropChannel(random: random,
+                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropIncoming))
         clock = CoreClock(now)
         startedAt = now
         notifications = NotificationModel(filter: settings.filter)
@@ -144,7 +146,7 @@ public final class HeadUnitCore {
     public var nextDeadline: Instant? {
         var deadline = earliest(earliest(pairing.nextDeadline, host.nextDeadline), earliest(accessoryDeadline, l2cap.nextDeadline))
         for link in links.values { deadline = earliest(deadline, link.nextDeadline) }
-        return earliest(deadline, notifBridge?.receiver.nextDeadline)
+        return earliest(earliest(deadline, notifBridge?.receiver.nextDeadline), ghostDrop.nextDeadline)
     }
 
     public func handleTimeout(now: Instant) {
@@ -155,6 +157,7 @@ public final class HeadUnitCore {
         accessoryTimeout(now: now)
         for link in links.values { link.handleTimeout(now: now) }
         notifBridge?.receiver.handleTimeout(now: now)
+        ghostDrop.handleTimeout(now: now)
         pump()
     }
 

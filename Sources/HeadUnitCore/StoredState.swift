@@ -27,6 +27,10 @@ public struct StoredState {
     /// `BondedClientState.encoded()` wrote it, by the bond's key (the
     /// same as `bonds`). Decoded and checked by the core.
     public var clientStates: [String: [UInt8]] = [:]
+    /// A GhostDrop transfer broken off: its resume state file and the
+    /// incoming file's bytes (`StateWrite.ghostDrop`); nil when none.
+    public var ghostDropResume: [UInt8]?
+    public var ghostDropIncoming: [UInt8]?
 
     public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
                 localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache(),
@@ -58,4 +62,6 @@ public enum StateWrite: Equatable {
     /// `HeadUnitCore.keysStored(ok:now:)` once it is written (or not):
     /// the receipts of the key packets wait for that answer.
     case notifBridgeKeys([UInt8])
+    /// The file a GhostDrop transfer brings, and its resume state.
+    case ghostDrop(GhostDropFileOp)
 }

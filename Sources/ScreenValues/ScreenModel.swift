@@ -75,6 +75,9 @@ public struct ScreenModel: Equatable {
     public var dropped: [Int]
     /// Six digits while pairing asks for a passkey to be typed on the phone.
     public var passkey: String?
+    /// Six digits while a GhostDrop transfer waits for the driver to
+    /// compare them with the phone's ("Codes match" / "Cancel").
+    public var transferCode: String?
     /// One line of advice, e.g. "Share System Notifications is off on the iPhone".
     public var hint: String?
     public var navigation: NavigationInstruction?
@@ -120,7 +123,7 @@ public struct ScreenModel: Equatable {
 
     /// Which screen this model shows.
     public var kind: ScreenKind {
-        if passkey != nil { return .pairing }
+        if passkey != nil || transferCode != nil { return .pairing }
         if pairing.isConnected && (navigation != nil || nowPlaying != nil) { return .cards }
         return .idle
     }
@@ -129,7 +132,7 @@ public struct ScreenModel: Equatable {
 public enum ScreenKind: Equatable {
     /// State, hint and the action buttons.
     case idle
-    /// The passkey, huge.
+    /// The passkey (or a transfer's code), huge.
     case pairing
     /// Navigation and music cards.
     case cards

@@ -73,6 +73,8 @@ enum RegionContent: Equatable {
 
     struct Pairing: Equatable {
         var passkey: String
+        /// A GhostDrop transfer's code to compare, not a passkey to type.
+        var transfer = false
         /// Advice, drawn in the warning colour.
         var hint: String?
         /// The phone being paired, named when there is no hint.
@@ -130,6 +132,10 @@ enum RegionContent: Equatable {
         case .idle:
             return .idle(Idle(state: model.pairing, hint: model.hint, actions: model.actions))
         case .pairing:
+            // A pairing's passkey first: the phone waits for it.
+            if model.passkey == nil, let code = model.transferCode {
+                return .pairing(Pairing(passkey: code, transfer: true, hint: model.hint, server: nil))
+            }
             return .pairing(Pairing(passkey: model.passkey ?? "", hint: model.hint, server: model.pairing.server))
         }
     }

@@ -415,7 +415,7 @@ private final class RegionPainter {
     }
 
     private func paintPairing(_ pairing: RegionContent.Pairing) {
-        text("pairing-title", locale.text(.enterPasskey), in: layout.pairingTitle,
+        text("pairing-title", locale.text(pairing.transfer ? .compareCode : .enterPasskey), in: layout.pairingTitle,
              TextStyle(size: px(28), weight: .bold, color: theme.text, alignment: .center))
         let key = pairing.passkey
         // Two groups of three digits with a gap, as large as fits.

@@ -10,6 +10,7 @@ import Testing
             ("help", .help), ("?", .help), ("status", .status), ("scan", .scan), ("connect", .connect),
             ("disconnect", .disconnect), ("unpair", .unpair), ("bonds", .bonds), ("notifications", .notifications),
             ("now-playing", .nowPlaying), ("config", .config), ("version", .version), ("reboot", .reboot),
+            ("confirm", .confirm), ("cancel", .cancel),
         ]
         for (line, command) in table {
             #expect(ConsoleCommand(line: line) == command, "\(line)")

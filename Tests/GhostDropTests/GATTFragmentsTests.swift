@@ -1,5 +1,6 @@
 import BluetoothCore
 import GhostDrop
+import GhostDropFixture
 import Testing
 
 @Suite struct GATTFragmentsTests {

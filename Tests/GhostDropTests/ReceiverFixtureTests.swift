@@ -1,6 +1,7 @@
 import BluetoothCore
 import GhostDrop
 import JSON
+import GhostDropFixture
 import Testing
 
 /// The receiver against the simulated phone's recorded sender: every frame

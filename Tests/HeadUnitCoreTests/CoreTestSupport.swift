@@ -101,6 +101,7 @@ extension CoreEvent {
         case .nowPlaying: return "now_playing"
         case .error: return "error"
         case .accessory: return "accessory"
+        case .ghostDrop: return "ghostdrop"
         }
     }
 }

@@ -61,6 +61,13 @@ enum Fixtures {
                     hint: "Phone forgot this head unit: pair again", theme: .day)
     }
 
+    /// A GhostDrop transfer's code, while music plays: the code takes the screen.
+    static func transferCode() -> ScreenModel {
+        var model = ScreenModel(pairing: .connected(server: phone), clock: "9:41", nowPlaying: music())
+        model.transferCode = "305114"
+        return model
+    }
+
     static func navigation(_ title: String = "350 m", _ message: String = "Turn left onto Market Street toward Union Square") -> NavigationInstruction {
         NavigationInstruction(title: title, message: message, app: "com.google.Maps")
     }
@@ -128,5 +135,6 @@ enum Fixtures {
         ("cards-music-only-hint", cardsMusicOnlyWithHint()),
         ("cards-german", cardsGerman()),
         ("idle-remembered-german", idleRememberedGerman()),
+        ("transfer-code", transferCode()),
     ]
 }

@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "عنوان غير معروف",
         .enterPasskey: "أدخل مفتاح المرور هذا على iPhone",
         .pairingWith: "جارٍ الاقتران مع %s",
+        .compareCode: "تحقق من أن iPhone يعرض هذا الرمز",
         .hintSharingOff: "«مشاركة إشعارات النظام» متوقفة على iPhone",
         .hintAllowNotifications: "اسمح بالإشعارات لوحدة السيارة هذه على iPhone",
         .hintPairAgain: "احذف الاقتران على iPhone وعلى وحدة السيارة، ثم أعد الاقتران",

@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "未知标题",
         .enterPasskey: "请在 iPhone 上输入此配对码",
         .pairingWith: "正在与 %s 配对",
+        .compareCode: "请确认 iPhone 显示相同的代码",
         .hintSharingOff: "iPhone 上的“共享系统通知”已关闭",
         .hintAllowNotifications: "请在 iPhone 上允许此车机接收通知",
         .hintPairAgain: "请在 iPhone 和车机上删除配对，然后重新配对",

@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "未知標題",
         .enterPasskey: "請在 iPhone 上輸入此配對碼",
         .pairingWith: "正在與 %s 配對",
+        .compareCode: "請確認 iPhone 顯示相同的代碼",
         .hintSharingOff: "iPhone 上的「分享系統通知」已關閉",
         .hintAllowNotifications: "請在 iPhone 上允許此車機接收通知",
         .hintPairAgain: "請在 iPhone 和車機上移除配對，然後重新配對",

@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Onbekende titel",
         .enterPasskey: "Voer deze code in op de iPhone",
         .pairingWith: "Koppelen met %s",
+        .compareCode: "Controleer of de iPhone deze code toont",
         .hintSharingOff: "'Deel systeemmeldingen' staat uit op de iPhone",
         .hintAllowNotifications: "Sta meldingen voor deze autoradio toe op de iPhone",
         .hintPairAgain: "Verwijder de koppeling op de iPhone en op de autoradio en koppel opnieuw",

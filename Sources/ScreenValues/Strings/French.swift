@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Titre inconnu",
         .enterPasskey: "Saisissez ce code sur l'iPhone",
         .pairingWith: "Jumelage avec %s",
+        .compareCode: "Vérifiez que l'iPhone affiche ce code",
         .hintSharingOff: "« Partager les notifications système » est désactivé sur l'iPhone",
         .hintAllowNotifications: "Autorisez les notifications pour cet autoradio sur l'iPhone",
         .hintPairAgain: "Supprimez le jumelage sur l'iPhone et sur l'autoradio, puis jumelez à nouveau",

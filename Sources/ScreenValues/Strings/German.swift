@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Unbekannter Titel",
         .enterPasskey: "Diesen Code auf dem iPhone eingeben",
         .pairingWith: "Kopplung mit %s",
+        .compareCode: "Prüfen, ob das iPhone diesen Code zeigt",
         .hintSharingOff: "„Systemmitteilungen teilen“ ist auf dem iPhone aus",
         .hintAllowNotifications: "Mitteilungen für dieses Gerät auf dem iPhone erlauben",
         .hintPairAgain: "Kopplung auf dem iPhone und am Gerät entfernen, dann neu koppeln",

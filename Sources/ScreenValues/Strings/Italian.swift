@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Titolo sconosciuto",
         .enterPasskey: "Inserisci questo codice sull'iPhone",
         .pairingWith: "Abbinamento con %s",
+        .compareCode: "Verifica che l'iPhone mostri questo codice",
         .hintSharingOff: "«Condividi notifiche di sistema» è disattivato sull'iPhone",
         .hintAllowNotifications: "Consenti le notifiche per questa autoradio sull'iPhone",
         .hintPairAgain: "Rimuovi l'abbinamento sull'iPhone e sull'autoradio, poi abbina di nuovo",

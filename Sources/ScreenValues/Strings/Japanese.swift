@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "不明なタイトル",
         .enterPasskey: "このパスキーをiPhoneに入力してください",
         .pairingWith: "%sとペアリング中",
+        .compareCode: "iPhone に同じコードが表示されているか確認してください",
         .hintSharingOff: "iPhoneで「システム通知を共有」がオフです",
         .hintAllowNotifications: "iPhoneでこのヘッドユニットへの通知を許可してください",
         .hintPairAgain: "iPhoneとヘッドユニットの両方でペアリングを削除してから、もう一度ペアリングしてください",

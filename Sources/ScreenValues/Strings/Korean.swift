@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "알 수 없는 제목",
         .enterPasskey: "iPhone에 이 암호 키를 입력하세요",
         .pairingWith: "%s와(과) 페어링 중",
+        .compareCode: "iPhone에 같은 코드가 표시되는지 확인하세요",
         .hintSharingOff: "iPhone에서 '시스템 알림 공유'가 꺼져 있습니다",
         .hintAllowNotifications: "iPhone에서 이 헤드 유닛의 알림을 허용하세요",
         .hintPairAgain: "iPhone과 헤드 유닛에서 페어링을 삭제한 후 다시 페어링하세요",

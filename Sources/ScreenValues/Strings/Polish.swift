@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Nieznany tytuł",
         .enterPasskey: "Wpisz ten kod na iPhonie",
         .pairingWith: "Parowanie z %s",
+        .compareCode: "Sprawdź, czy iPhone pokazuje ten kod",
         .hintSharingOff: "„Udostępniaj powiadomienia systemowe” jest wyłączone na iPhonie",
         .hintAllowNotifications: "Zezwól na powiadomienia dla tego radia na iPhonie",
         .hintPairAgain: "Usuń parowanie na iPhonie i w radiu, a potem sparuj ponownie",

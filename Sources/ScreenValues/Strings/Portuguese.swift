@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Título desconhecido",
         .enterPasskey: "Digite esta chave no iPhone",
         .pairingWith: "Emparelhando com %s",
+        .compareCode: "Verifique se o iPhone mostra este código",
         .hintSharingOff: "\"Compartilhar Notificações do Sistema\" está desativado no iPhone",
         .hintAllowNotifications: "Permita as notificações para esta central no iPhone",
         .hintPairAgain: "Remova o emparelhamento no iPhone e na central, depois emparelhe de novo",

@@ -7,6 +7,8 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     case disconnect, unpair, server
     case noRoute, startRoute, nothingPlaying, unknownTitle
     case enterPasskey, pairingWith
+    /// Over the code of a GhostDrop transfer (the driver compares it).
+    case compareCode
     /// The hints of the status strip (`HeadUnitCore.hint`); for pairing
     /// and bonds the English is also the `error` event's detail.
     case hintAllowNotifications, hintSharingOff, hintPairAgain, hintPhoneForgot
@@ -34,6 +36,7 @@ public enum ScreenTextKey: CaseIterable, Hashable {
         case .unknownTitle: return "Unknown title"
         case .enterPasskey: return "Enter this passkey on the iPhone"
         case .pairingWith: return "Pairing with %s"
+        case .compareCode: return "Check that the iPhone shows this code"
         case .hintAllowNotifications: return "Allow notifications for this head unit on the iPhone"
         case .hintSharingOff: return "Share System Notifications is off on the iPhone"
         case .hintPairAgain: return "Remove the pairing on the iPhone and on the head unit, then pair again"

@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Título desconocido",
         .enterPasskey: "Introduce esta clave en el iPhone",
         .pairingWith: "Vinculando con %s",
+        .compareCode: "Comprueba que el iPhone muestra este código",
         .hintSharingOff: "«Compartir notificaciones del sistema» está desactivado en el iPhone",
         .hintAllowNotifications: "Permite las notificaciones para esta unidad en el iPhone",
         .hintPairAgain: "Elimina la vinculación en el iPhone y en la unidad, y vuelve a vincular",

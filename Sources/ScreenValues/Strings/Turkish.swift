@@ -15,6 +15,7 @@ extension ScreenStrings {
         .unknownTitle: "Bilinmeyen başlık",
         .enterPasskey: "Bu kodu iPhone'a girin",
         .pairingWith: "%s ile eşleniyor",
+        .compareCode: "iPhone'un bu kodu gösterdiğini doğrulayın",
         .hintSharingOff: "iPhone'da \"Sistem Bildirimlerini Paylaş\" kapalı",
         .hintAllowNotifications: "iPhone'da bu ünite için bildirimlere izin verin",
         .hintPairAgain: "Eşlemeyi iPhone'da ve araç ünitesinde kaldırın, sonra yeniden eşleyin",

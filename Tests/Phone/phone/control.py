@@ -99,6 +99,9 @@ class ControlProtocol:
         from .l2cap_commands import register as register_l2cap_commands
 
         register_l2cap_commands(self)
+        from .ghostdrop_commands import register as register_ghostdrop_commands
+
+        register_ghostdrop_commands(self)
 
     @property
     def command_names(self) -> list[str]:

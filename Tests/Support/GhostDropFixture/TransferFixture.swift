@@ -4,19 +4,21 @@ import GhostDrop
 import JSON
 
 /// Tests/GhostDropTests/Fixtures/transfer.json, written by the simulated
-/// phone's sender (Tests/Phone/phone/ghostdrop_fixture.py).
-struct TransferFixture {
-    enum Step { case sender([UInt8]), receiver([UInt8]), confirm, disconnect }
-    struct Session { var receiverRandom: [[UInt8]]; var sas: String; var steps: [Step] }
+/// phone's sender (Tests/Phone/phone/ghostdrop_fixture.py): for the
+/// receiver's own tests and for the core's.
+public struct TransferFixture {
+    public enum Step { case sender([UInt8]), receiver([UInt8]), confirm, disconnect }
+    public struct Session { public var receiverRandom: [[UInt8]]; public var sas: String; public var steps: [Step] }
 
-    var file: [UInt8]
-    var sha256: [UInt8]
-    var sessions: [Session]
+    public var file: [UInt8]
+    public var sha256: [UInt8]
+    public var sessions: [Session]
     /// The first session's sender frames cut into GATT values of 20 bytes.
-    var gattValues: [[UInt8]]
+    public var gattValues: [[UInt8]]
 
-    static func load() throws -> TransferFixture {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/transfer.json")
+    public static func load() throws -> TransferFixture {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../GhostDropTests/Fixtures/transfer.json")
         let root = try JSONParser.parse(Array(try Data(contentsOf: url)), limits: JSONLimits(maxSize: 1 << 20, maxDepth: 8, maxElements: 10_000))
         func hex(_ s: String) -> [UInt8] { bytesFromHex(s)! }
         var sessions: [Session] = []
@@ -47,7 +49,7 @@ struct TransferFixture {
 }
 
 /// Hands out the given byte strings in order, one per request.
-func queuedRandom(_ draws: [[UInt8]]) -> RandomSource {
+public func queuedRandom(_ draws: [[UInt8]]) -> RandomSource {
     var queue = draws
     return RandomSource { count in
         guard !queue.isEmpty, queue[0].count == count else { return nil }
@@ -56,12 +58,14 @@ func queuedRandom(_ draws: [[UInt8]]) -> RandomSource {
 }
 
 /// The shell's side in a test: events drained, written bytes kept as a file.
-final class Shell {
-    var file: [UInt8] = []
-    var events: [GhostReceiverEvent] = []
-    var sent: [[UInt8]] = []
+public final class Shell {
+    public var file: [UInt8] = []
+    public var events: [GhostReceiverEvent] = []
+    public var sent: [[UInt8]] = []
 
-    func drain(_ receiver: GhostReceiver) {
+    public init() {}
+
+    public func drain(_ receiver: GhostReceiver) {
         while let frame = receiver.pollFrame() { sent.append(frame) }
         while let event = receiver.pollEvent() {
             events.append(event)

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// A file from the driver's phone over GhostDrop (issue 23): the simulated
+/// phone's GhostDrop sender (Tests/Phone/phone/ghostdrop_l2cap.py) opens
+/// the head unit's channel after pairing from Settings, the driver confirms
+/// the code on the console, and the file arrives whole in the state directory.
+@Suite(.serialized) struct GhostDropIntegrationTests {
+    let settings = SettingsPairingIntegrationTests()
+    let channel = CreditBasedChannelIntegrationTests()
+
+    @Test func aFileFromThePhoneArrivesWholeOnceTheCodeIsConfirmed() throws {
+        let (phone, unit, _) = try settings.pairedStockPhone("ghostdrop")
+        defer { phone.stop(); unit.stop() }
+        let spsm = try channel.publishedSPSM(unit)
+
+        let started = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "filename": "headunit.conf"])
+        #expect(started["size"] as? Int == 1500, "\(started)")
+
+        // The same six digits on both sides; the driver confirms on the console.
+        let shown = try #require(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" }?["code"] as? String)
+        let phoneCode = phone.waitFor("ghostdrop_code", timeout: 30) { $0["phone"] as? String == "anna" }?["code"] as? String
+        #expect(shown.count == 6 && shown == phoneCode)
+        unit.type("confirm")
+        #expect(unit.console.find(timeout: 10) { $0.contains("codes match: sent") } != nil)
+
+        let incoming = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "incoming" }
+        #expect(incoming?["filename"] as? String == "headunit.conf" && incoming?["size"] as? Int == 1500 && incoming?["start_offset"] as? Int == 0)
+        let complete = unit.waitFor("ghostdrop", timeout: 60) { $0["state"] as? String == "complete" }
+        #expect(complete?["size"] as? Int == 1500)
+        let done = phone.waitFor("ghostdrop_done", timeout: 30) { $0["phone"] as? String == "anna" }
+        #expect(done?["completed"] as? Bool == true, "\(String(describing: done))")
+
+        let received = try Data(contentsOf: unit.stateDirectory.appendingPathComponent("received-headunit.conf"))
+        // The phone's pattern: byte i is i * 7 mod 256.
+        #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        #expect(!FileManager.default.fileExists(atPath: unit.stateDirectory.appendingPathComponent("ghostdrop-resume").path))
+    }
+
+    /// The phone stops after three chunks (540 bytes); the head unit keeps
+    /// them and the resume state, starts again from its state directory,
+    /// the bonded phone comes back and sends the same file again: it
+    /// continues after the third chunk and arrives whole.
+    @Test func aTransferBrokenOffResumesAfterAHeadUnitRestart() throws {
+        let (phone, first, server) = try settings.pairedStockPhone("ghostdrop-restart")
+        defer { first.stop(); phone.stop() }
+        let spsm = try channel.publishedSPSM(first)
+        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "stop_after": 3])
+        #expect(first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        first.type("confirm")
+        let cut = first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "cancelled" }
+        #expect(cut?["resumable"] as? Bool == true, "\(String(describing: cut))")
+        #expect(phone.waitFor("ghostdrop_done", timeout: 30)?["completed"] as? Bool == false)
+        let state = first.stateDirectory
+        let held = try Data(contentsOf: state.appendingPathComponent("ghostdrop-incoming"))
+        #expect(held.count == 540)
+        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("ghostdrop-resume").path))
+        first.stop()
+
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: "ghostdrop-restart-2")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 60) { $0["server"] as? String == server }?["bonded"] as? Bool == true,
+                "the bonded phone did not come back")
+        let again = try phone.command("ghostdrop_send", ["phone": "anna", "psm": try channel.publishedSPSM(unit), "again": true])
+        #expect(again["size"] as? Int == 1500, "\(again)")
+        #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        unit.type("confirm")
+        let incoming = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "incoming" }
+        #expect(incoming?["start_offset"] as? Int == 540, "\(String(describing: incoming))")
+        #expect(unit.waitFor("ghostdrop", timeout: 60) { $0["state"] as? String == "complete" } != nil)
+        let done = phone.waitFor("ghostdrop_done", timeout: 30)
+        #expect(done?["completed"] as? Bool == true && done?["resumed_from"] as? Int == 3, "\(String(describing: done))")
+        let received = try Data(contentsOf: state.appendingPathComponent("received-headunit.conf"))
+        #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
+    }
+}

@@ -1,0 +1,72 @@
+"""Control-protocol command for GhostDrop's sender over the LE credit-based
+channel (phone/ghostdrop_l2cap.py), for the head unit's integration tests.
+
+- `ghostdrop_send` (`phone`, `psm`; optional `size` 1000, `filename`
+  `headunit.conf`, `mime_type` `text/plain`, `accept` true, `timeout` 60):
+  starts sending `size` bytes of a pattern (byte i = i * 7 mod 256) on the
+  phone's link and answers at once with `sha256` (hex) of them. The phone
+  user's answer to the code is `accept`, given as soon as the code is known.
+  `stop_after` N: close the channel after N chunks are acknowledged (an
+  interrupted transfer). `again` true: send the phone's last file again
+  under the same transfer ID (the receiver may resume it). Events: `ghostdrop_code` (`phone`, `code`), then `ghostdrop_done`
+  (`phone`, `completed`, `resumed_from`, `cancel_reason`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+from .control import ControlError, _phone_name
+from .ghostdrop import GhostSender
+from .ghostdrop_l2cap import send_file
+
+
+def pattern(size: int) -> bytes:
+    return bytes((i * 7) & 0xFF for i in range(size))
+
+
+def register(protocol) -> None:
+    tasks: set[asyncio.Task] = set()
+    last: dict[str, GhostSender] = {}
+
+    async def ghostdrop_send(arguments: dict) -> dict:
+        phone = protocol.simulator.phone(_phone_name(arguments))
+        connections = list(phone.connections.values())
+        if not connections:
+            raise ControlError('not connected')
+        psm = arguments.get('psm')
+        if isinstance(psm, bool) or not isinstance(psm, int):
+            raise ControlError('"psm" is an integer')
+        previous = last.get(phone.name) if arguments.get('again') else None
+        if arguments.get('again') and previous is None:
+            raise ControlError('no file was sent before')
+        data = previous.data if previous else pattern(int(arguments.get('size', 1000)))
+        sender = GhostSender(data, previous.filename if previous else str(arguments.get('filename', 'headunit.conf')),
+                             previous.mime_type if previous else str(arguments.get('mime_type', 'text/plain')))
+        if previous:
+            sender.transfer_id = previous.transfer_id
+        last[phone.name] = sender
+        stop_after = arguments.get('stop_after')
+        accept = bool(arguments.get('accept', True))
+
+        def confirm(code: str) -> bool:
+            phone.report('ghostdrop_code', code=code)
+            return accept
+
+        async def run() -> None:
+            try:
+                result = await send_file(connections[0], psm, sender, confirm=confirm, resume_wait=1.0,
+                                         timeout=float(arguments.get('timeout', 60)),
+                                         stop_after=int(stop_after) if stop_after is not None else None)
+                phone.report('ghostdrop_done', completed=result.completed, resumed_from=result.resumed_from,
+                             cancel_reason=result.cancel_reason)
+            except Exception as error:  # the test reads the reason instead of a hang
+                phone.report('ghostdrop_done', completed=False, resumed_from=0, cancel_reason=f'{type(error).__name__}: {error}')
+
+        task = asyncio.get_running_loop().create_task(run())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        return {'sha256': hashlib.sha256(data).hexdigest(), 'size': len(data)}
+
+    protocol.register('ghostdrop_send', ghostdrop_send)
