@@ -94,3 +94,33 @@ slot_disk() {
 	device=$(device_of "$(cmdline_get root)") || return 1
 	slot_disk_of "$device"
 }
+
+# Rollback protection: an image's version starts with its commit's UTC time,
+# YYYY.MM.DD.HHMMSS (image/build), so versions order by that stamp. The
+# stamp of VERSION as one number (20261127150912), or nothing.
+version_stamp() {
+	stamp=${1%%[!0-9.]*}
+	case "$stamp" in
+		[0-9][0-9][0-9][0-9].[0-9][0-9].[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]) echo "$stamp" | tr -d . ;;
+	esac
+}
+
+# True when the bundle's version NEW is older than the running version
+# RUNNING, or cannot be ordered against it (no stamp) while RUNNING has one.
+# The same stamp (the same commit, rebuilt or renamed) is not older. A
+# running version without a stamp (an image older than this rule) orders
+# nothing: every signed bundle is accepted, as before.
+version_older() {
+	running_stamp=$(version_stamp "$2")
+	[ -n "$running_stamp" ] || return 1
+	new_stamp=$(version_stamp "$1")
+	[ -n "$new_stamp" ] || return 0
+	[ "$new_stamp" -lt "$running_stamp" ]
+}
+
+# The version line of a bundle's manifest, read before the signature is
+# checked: only to refuse an older bundle before a byte is written. The
+# version that arms the trial is the verified one `headunit install` prints.
+bundle_version() {
+	head -c 4112 "$1" 2>/dev/null | tr '\000' '\n' | sed -n 's/^version \([!-~]\{1,64\}\)$/\1/p' | head -n 1
+}
