@@ -120,6 +120,15 @@ class GattLink:
         capabilities = by_uuid.get(CAPABILITIES_UUID)
         return bytes(await capabilities.read_value()) if capabilities else b''
 
+    async def close(self) -> None:
+        """Stops taking notifications (a later session subscribes afresh)."""
+        for characteristic in (getattr(self, 'data', None), getattr(self, 'control', None)):
+            if characteristic is not None:
+                try:
+                    await characteristic.unsubscribe(self._notified)
+                except Exception:  # the link may be gone
+                    pass
+
     @property
     def packet_size(self) -> int:
         return self.peer.connection.att_mtu - 3
@@ -148,8 +157,8 @@ class GattLink:
 
 async def send_file_over_gatt(connection, sender: GhostSender, confirm: Callable[[str], bool] = lambda code: True,
                               resume_wait: float = 0.5, timeout: float = 30.0, drop: set[int] = frozenset(),
-                              stop_after: int | None = None, link: GattLink | None = None) -> GattResult:
-    link = link or GattLink(connection)
+                              stop_after: int | None = None) -> GattResult:
+    link = GattLink(connection)
     capabilities = await link.open()
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
@@ -233,3 +242,5 @@ async def send_file_over_gatt(connection, sender: GhostSender, confirm: Callable
     except Cancelled as cancelled:
         result.cancel_reason = str(cancelled)
         return result
+    finally:
+        await link.close()
