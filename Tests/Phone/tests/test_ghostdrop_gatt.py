@@ -12,12 +12,8 @@ import json
 import os
 import unittest
 
-import harness  # noqa: F401 - puts the package on sys.path
-from bumble.controller import Controller
-from bumble.device import Device
+import harness  # puts the package on sys.path
 from bumble.gatt import Characteristic, CharacteristicValue, Service
-from bumble.host import Host
-from bumble.link import LocalLink
 
 from phone import ghostdrop
 from phone.ghostdrop_gatt import SlidingWindow, send_file_over_gatt
@@ -97,14 +93,7 @@ class OrderedReceiver(MiniReceiver):
 
 class GattSenderTests(unittest.IsolatedAsyncioTestCase):
     async def asyncSetUp(self) -> None:
-        link = LocalLink()
-        self.devices = []
-        for name, address in (('phone', 'F0:F1:F2:F3:F4:F5'), ('headunit', 'F5:F4:F3:F2:F1:F0')):
-            controller = Controller(name, link=link)
-            device = Device(address=address)
-            device.host = Host(controller, controller)
-            self.devices.append(device)
-        self.phone, self.headunit = self.devices
+        self.phone, self.headunit = harness.local_devices()
         self.receiver: OrderedReceiver | None = None
 
         def written(connection, value) -> None:
@@ -121,7 +110,7 @@ class GattSenderTests(unittest.IsolatedAsyncioTestCase):
         capabilities = Characteristic(ghostdrop.CAPABILITIES_UUID, Characteristic.Properties.READ,
                                       Characteristic.READABLE, CAPABILITIES)
         self.headunit.add_service(Service(ghostdrop.SERVICE_UUID, [self.data, self.control, capabilities]))
-        for device in self.devices:
+        for device in (self.phone, self.headunit):
             await device.power_on()
         await self.headunit.start_advertising(auto_restart=False)
         self.connection = await self.phone.connect(self.headunit.random_address)
