@@ -57,14 +57,6 @@ import Testing
         _ = try phone.command("ghostdrop_send", ["phone": "anna", "l2cap": false, "again": true])
         let cut = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "cancelled" }
         #expect(cut?["resumable"] as? Bool == true, "\(String(describing: cut))")
-        #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
-        unit.type("confirm")
-        let incoming = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "incoming" }
-        #expect(incoming?["start_offset"] as? Int == 540, "\(String(describing: incoming))")
-        #expect(unit.waitFor("ghostdrop", timeout: 60) { $0["state"] as? String == "complete" } != nil)
-        let done = phone.waitFor("ghostdrop_done", timeout: 30)
-        #expect(done?["completed"] as? Bool == true && done?["resumed_from"] as? Int == 3, "\(String(describing: done))")
-        let received = try Data(contentsOf: unit.stateDirectory.appendingPathComponent("received-headunit.conf"))
-        #expect(Array(received) == Self.pattern(1500))
+        try GhostDropIntegrationTests.resumedAfterThreeChunks(unit, phone)
     }
 }
