@@ -6,7 +6,9 @@ import SMP
 /// Where GhostDrop's L2CAP channel meets the core: the SPSM the head unit
 /// publishes for it (a dynamic one, encryption required, as the GhostDrop
 /// app's receiver does with `publishL2CAPChannel(withEncryption: true)`),
-/// the channels a sender opened on it, and one `GhostReceiver` per channel.
+/// the channels a sender opened on it, and one `GhostReceiver` per channel;
+/// also the sessions of senders over GhostDrop's GATT service, one per
+/// link (`GhostDropCarrier`, GhostDropGATT.swift).
 ///
 /// Each SDU goes whole to its channel's receiver (on L2CAP GhostDrop's
 /// `GHST` frames follow one another on a stream, so an SDU may hold part of

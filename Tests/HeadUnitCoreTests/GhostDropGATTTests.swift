@@ -118,4 +118,37 @@ import Testing
         #expect(rig.events.last == .ghostDrop(.ended(reason: "no GD fragment header", byPeer: false, resumable: false)),
                 "\(String(describing: rig.events.last))")
     }
+
+    /// A GATT sender the head unit does not take files from is told why
+    /// once its first frame is whole, and the kept transfer stays as it was.
+    @Test func aRefusedGATTSenderIsCancelledWithoutTouchingTheKeptTransfer() throws {
+        let metadata = GhostFileMetadata(transferID: GhostUUID("00000000-0000-4000-8000-000000000001")!, filename: "a.conf",
+                                         size: 10, mimeType: "text/plain", sha256: [UInt8](repeating: 1, count: 32), chunkSize: 5)
+        let kept = GhostResumeState(metadata: metadata, nextSequence: 1)
+        var ghostDrop = GhostDropChannel(random: .system, partial: GhostDropPartial(resume: kept.encoded, written: [1, 2, 3, 4, 5]))
+        guard case .sender(let hello) = try TransferFixture.load().sessions[0].steps[0] else {
+            Issue.record("the recording starts with the sender's hello")
+            return
+        }
+        let link = ConnectionHandle(7)
+        ghostDrop.gattReceived(hello, on: link, refusal: "Only the head unit's paired phone may send files", now: .zero)
+        let report = ghostDrop.reports.popFirst()
+        #expect(report == .ended(reason: "Only the head unit's paired phone may send files", byPeer: false,
+                                                       resumable: false))
+        let op = ghostDrop.fileOps.popFirst()
+        #expect(op == nil)
+        #expect(ghostDrop.partial.resume == kept && ghostDrop.partial.written == [1, 2, 3, 4, 5])
+        let popped = ghostDrop.gattOutgoing.popFirst()
+        let out = try #require(popped)
+        #expect(out.handle == link)
+        var frames = GhostFrameStream()
+        frames.append(out.frame)
+        #expect(try frames.next() == .cancel(reason: "Only the head unit's paired phone may send files"))
+        // Its next frames go to the finished session: nothing more is said.
+        ghostDrop.gattReceived(GhostFrameCodec.encode(.ping(id: 1)), on: link, refusal: "Only the head unit's paired phone may send files", now: .zero)
+        #expect(ghostDrop.reports.isEmpty && ghostDrop.gattOutgoing.isEmpty)
+        // The link going down ends its session.
+        ghostDrop.end(.gatt(link))
+        #expect(ghostDrop.channels.isEmpty)
+    }
 }
