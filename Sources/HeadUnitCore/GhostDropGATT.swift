@@ -2,6 +2,7 @@ import ATT
 import BluetoothCore
 import GATT
 import GhostDrop
+import L2CAP
 
 /// Where GhostDrop's GATT service sits in the head unit's database.
 struct GhostDropGATTHandles {
