@@ -122,22 +122,14 @@ import Testing
     /// A GATT sender the head unit does not take files from is told why
     /// once its first frame is whole, and the kept transfer stays as it was.
     @Test func aRefusedGATTSenderIsCancelledWithoutTouchingTheKeptTransfer() throws {
-        let metadata = GhostFileMetadata(transferID: GhostUUID("00000000-0000-4000-8000-000000000001")!, filename: "a.conf",
-                                         size: 10, mimeType: "text/plain", sha256: [UInt8](repeating: 1, count: 32), chunkSize: 5)
-        let kept = GhostResumeState(metadata: metadata, nextSequence: 1)
-        var ghostDrop = GhostDropChannel(random: .system, partial: GhostDropPartial(resume: kept.encoded, written: [1, 2, 3, 4, 5]))
+        var (ghostDrop, kept) = GhostDropTransferTests.keepingATransfer()
         guard case .sender(let hello) = try TransferFixture.load().sessions[0].steps[0] else {
             Issue.record("the recording starts with the sender's hello")
             return
         }
         let link = ConnectionHandle(7)
         ghostDrop.gattReceived(hello, on: link, refusal: "Only the head unit's paired phone may send files", now: .zero)
-        let report = ghostDrop.reports.popFirst()
-        #expect(report == .ended(reason: "Only the head unit's paired phone may send files", byPeer: false,
-                                                       resumable: false))
-        let op = ghostDrop.fileOps.popFirst()
-        #expect(op == nil)
-        #expect(ghostDrop.partial.resume == kept && ghostDrop.partial.written == [1, 2, 3, 4, 5])
+        GhostDropTransferTests.expectRefused(&ghostDrop, keeping: kept)
         let popped = ghostDrop.gattOutgoing.popFirst()
         let out = try #require(popped)
         #expect(out.handle == link)
