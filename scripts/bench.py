@@ -485,14 +485,19 @@ def markdown(r, short):
 
 def carried_sections():
     """The sections of BENCHMARKS.md another command writes, kept as they are:
-    the boot timeline (image/boot-test and image/boot-timeline; docs/IMAGE.md)."""
+    the boot timeline (image/boot-test and image/boot-timeline; docs/IMAGE.md)
+    and GhostDrop's transfers (Benchmarks/Peer/ghostdrop_transfer.py)."""
     try:
         with open(os.path.join(ROOT, "BENCHMARKS.md")) as f:
             text = f.read()
     except OSError:
         return []
-    m = re.search(r"^## Boot timeline\n.*?(?=^## |\Z)", text, re.M | re.S)
-    return ["", m.group(0).rstrip("\n")] if m else []
+    kept = []
+    for title in ("Boot timeline", "GhostDrop transfers"):
+        m = re.search(rf"^## {title}\b.*?(?=^## |\Z)", text, re.M | re.S)
+        if m:
+            kept += ["", m.group(0).rstrip("\n")]
+    return kept
 
 
 def ratio_bound(r):

@@ -103,6 +103,18 @@ async def shut_down(process, sim):
     await sim.stop()
 
 
+async def pair(sim, phone, events_path, process):
+    """The head unit found the phone: the passkey it shows typed on the
+    phone, and ANCS running (AMS, the phone's clock and the first probe
+    given two seconds)."""
+    passkey = await poll(lambda: next((e["passkey"] for e in jsonl(events_path) if e.get("event") == "passkey"),
+                                      None), 60, "passkey shown", process)
+    await sim.wait_for("passkey_requested", timeout=30)
+    phone.type_passkey(passkey)
+    await sim.wait_for("ancs_session", timeout=30, state="started")
+    await asyncio.sleep(2.0)
+
+
 async def run_headunit(binary, out, count, idle_seconds):
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -119,12 +131,7 @@ async def run_headunit(binary, out, count, idle_seconds):
          "--display", "none", "--events", events_path, "--config", "/dev/null"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "headunit.log"), "w"))
     try:
-        passkey = await poll(lambda: next((e["passkey"] for e in jsonl(events_path) if e.get("event") == "passkey"),
-                                          None), 60, "passkey shown", process)
-        await sim.wait_for("passkey_requested", timeout=30)
-        anna.type_passkey(passkey)
-        await sim.wait_for("ancs_session", timeout=30, state="started")
-        await asyncio.sleep(2.0)  # AMS, the phone's clock, the first probe
+        await pair(sim, anna, events_path, process)
         idle = None
         if idle_seconds:
             mark = sim.event_mark()

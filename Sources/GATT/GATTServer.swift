@@ -67,6 +67,18 @@ public struct GATTServer {
     /// The next value written to a characteristic the owner consumes.
     public mutating func pollWrite() -> GATTServerWrite? { writes.popFirst() }
 
+    /// The next value written to a handle in `range` (one service's
+    /// characteristics); writes elsewhere stay queued in their order, for
+    /// the layer that consumes them.
+    public mutating func pollWrite(in range: AttributeHandleRange) -> GATTServerWrite? {
+        var found: GATTServerWrite? = nil
+        for _ in 0..<writes.count {
+            let write = writes.removeFirst()
+            if found == nil && range.contains(write.handle) { found = write } else { writes.append(write) }
+        }
+        return found
+    }
+
     /// What this database supports of the client features.
     var supportedFeatures: ClientSupportedFeatures {
         database.databaseHash == nil ? [] : .robustCaching

@@ -6,7 +6,9 @@ import SMP
 /// Where GhostDrop's L2CAP channel meets the core: the SPSM the head unit
 /// publishes for it (a dynamic one, encryption required, as the GhostDrop
 /// app's receiver does with `publishL2CAPChannel(withEncryption: true)`),
-/// the channels a sender opened on it, and one `GhostReceiver` per channel.
+/// the channels a sender opened on it, and one `GhostReceiver` per channel;
+/// also the sessions of senders over GhostDrop's GATT service, one per
+/// link (`GhostDropCarrier`, GhostDropGATT.swift).
 ///
 /// Each SDU goes whole to its channel's receiver (on L2CAP GhostDrop's
 /// `GHST` frames follow one another on a stream, so an SDU may hold part of
@@ -19,10 +21,10 @@ public struct GhostDropChannel {
     /// publishes) in K-frames of 247 bytes, one LE data PDU each.
     public static let service = ChannelService(security: .encrypted, mtu: 2048, mps: 247)
 
-    /// One open channel: the largest SDU its sender takes and its session.
+    /// One sender's session and what carries it: an open channel (with the
+    /// largest SDU its sender takes) or, over GATT, the sender's link.
     struct Open {
-        var channel: ChannelEndpoint
-        var peerMTU: UInt16
+        var carrier: GhostDropCarrier
         var receiver: GhostReceiver
         /// The code is on screen and the driver has not answered yet.
         var awaitingAnswer = false
@@ -41,6 +43,9 @@ public struct GhostDropChannel {
     var reports = FIFO<GhostDropReport>()
     /// For the shell: the incoming file and the resume state.
     var fileOps = FIFO<GhostDropFileOp>()
+    /// Whole frames for senders over GATT, by link; the core notifies them
+    /// on the data characteristic (GhostDropGATT).
+    var gattOutgoing = FIFO<(handle: ConnectionHandle, frame: [UInt8])>()
     /// What a broken-off transfer left for the next session.
     var partial: GhostDropPartial
     /// What each receiving session draws its key and nonce from: the
@@ -53,7 +58,12 @@ public struct GhostDropChannel {
     }
 
     /// Open channels to it and the largest SDU each sender takes.
-    public var open: [(channel: ChannelEndpoint, peerMTU: UInt16)] { channels.map { ($0.channel, $0.peerMTU) } }
+    public var open: [(channel: ChannelEndpoint, peerMTU: UInt16)] {
+        channels.compactMap {
+            guard case let .channel(channel, peerMTU) = $0.carrier else { return nil }
+            return (channel, peerMTU)
+        }
+    }
 
     /// The code waiting for the driver's answer, if any (the newest).
     public var codeShown: String? { channels.last { $0.awaitingAnswer }?.receiver.code }
@@ -62,19 +72,29 @@ public struct GhostDropChannel {
     /// session is cancelled with it at once (GhostDrop shows the reason).
     mutating func opened(_ channel: ChannelEndpoint, peerMTU: UInt16, refusal: String?, now: Instant) {
         Log.info("ghostdrop", "a sender opened \(channel) (it takes SDUs of up to \(peerMTU) bytes)")
+        start(.channel(channel, peerMTU: peerMTU), refusal: refusal, now: now)
+    }
+
+    /// A new session on `carrier`; `refusal` as for `opened`.
+    mutating func start(_ carrier: GhostDropCarrier, refusal: String?, now: Instant) {
         guard let refusal else {
-            channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: partial.receiver(random: random)))
+            channels.append(Open(carrier: carrier, receiver: partial.receiver(random: random)))
             return
         }
-        Log.warning("ghostdrop", "\(channel): \(refusal)")
-        channels.append(Open(channel: channel, peerMTU: peerMTU, receiver: GhostReceiver(random: random), keepsFile: false))
+        Log.warning("ghostdrop", "\(carrier): \(refusal)")
+        channels.append(Open(carrier: carrier, receiver: GhostReceiver(random: random), keepsFile: false))
         channels[channels.count - 1].receiver.cancel(reason: refusal, now: now)
         drain(channels.count - 1)
     }
 
     mutating func closed(_ channel: ChannelEndpoint, _ why: ChannelClosure) {
         Log.info("ghostdrop", "\(channel) closed: \(why)")
-        guard let index = channels.firstIndex(where: { $0.channel == channel }) else { return }
+        end(.channel(channel))
+    }
+
+    /// The session on `carrier` is over (its channel or link is gone).
+    mutating func end(_ carrier: GhostDropCarrier.Key) {
+        guard let index = channels.firstIndex(where: { $0.carrier.key == carrier }) else { return }
         channels[index].receiver.handleDisconnect()
         drain(index)
         channels.remove(at: index)
@@ -84,7 +104,7 @@ public struct GhostDropChannel {
     mutating func received(_ sdu: ChannelSDU, now: Instant) {
         sdusReceived += 1
         bytesReceived += sdu.bytes.count
-        guard let index = channels.firstIndex(where: { $0.channel == sdu.channel }) else {
+        guard let index = channels.firstIndex(where: { $0.carrier.key == .channel(sdu.channel) }) else {
             Log.warning("ghostdrop", "SDU of \(sdu.bytes.count) bytes on \(sdu.channel), which is not open; dropped")
             return
         }
@@ -132,9 +152,14 @@ public struct GhostDropChannel {
     }
 
     /// The receiver's frames to the sender, its events to the reports.
-    private mutating func drain(_ index: Int) {
+    mutating func drain(_ index: Int) {
         let open = channels[index]
-        while let frame = open.receiver.pollFrame() { send(frame, on: open.channel) }
+        while let frame = open.receiver.pollFrame() {
+            switch open.carrier {
+            case .channel(let channel, _): send(frame, on: channel)
+            case .gatt(let handle): gattOutgoing.append((handle, frame))
+            }
+        }
         // A file completed or a session that leaves nothing to resume: the
         // receiver's last resume state is void.
         var void = false
@@ -156,7 +181,8 @@ public struct GhostDropChannel {
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.
     mutating func send(_ bytes: [UInt8], on channel: ChannelEndpoint) {
-        guard let peerMTU = channels.first(where: { $0.channel == channel })?.peerMTU else {
+        guard let open = channels.first(where: { $0.carrier.key == .channel(channel) }),
+              case let .channel(_, peerMTU) = open.carrier else {
             Log.warning("ghostdrop", "\(bytes.count) bytes for \(channel), which is not open; dropped")
             return
         }
@@ -166,5 +192,33 @@ public struct GhostDropChannel {
             outgoing.append(ChannelSDU(channel: channel, bytes: Array(bytes[offset..<end])))
             offset = end
         } while offset < bytes.count
+    }
+}
+
+/// What carries a GhostDrop session: an LE credit-based channel, or the
+/// GhostDrop GATT service on a link (the fallback when the sender does not
+/// use a channel; GhostDropGATT).
+enum GhostDropCarrier: CustomStringConvertible {
+    case channel(ChannelEndpoint, peerMTU: UInt16)
+    case gatt(ConnectionHandle)
+
+    /// The carrier without its parameters, to find a session by.
+    enum Key: Equatable {
+        case channel(ChannelEndpoint)
+        case gatt(ConnectionHandle)
+    }
+
+    var key: Key {
+        switch self {
+        case .channel(let channel, _): return .channel(channel)
+        case .gatt(let handle): return .gatt(handle)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .channel(let channel, _): return "\(channel)"
+        case .gatt(let handle): return "GATT on \(handle)"
+        }
     }
 }

@@ -9,6 +9,7 @@ extension HeadUnitCore {
         if let spsm = ghostDrop.spsm {
             Log.info("ghostdrop", "L2CAP \(spsm) published for GhostDrop (encryption required)")
         }
+        publishGhostDropCapabilities()
     }
 
     /// What the channels produced and what goes back on them. True when anything moved.
@@ -39,13 +40,14 @@ extension HeadUnitCore {
             progressed = true
             l2cap.sendSDU(sdu.bytes, on: sdu.channel)
         }
+        progressed = notifyGhostDropFrames(now: clock.now) || progressed
         return progressed
     }
 
     /// Files come only from the head unit's phone (bonded, encrypted),
     /// or from any phone while pairing mode is open; the reason the sender
     /// shows otherwise.
-    private func ghostDropRefusal(_ handle: ConnectionHandle) -> String? {
+    func ghostDropRefusal(_ handle: ConnectionHandle) -> String? {
         if links[handle]?.isThePhone == true || accessory?.pairingOpen == true { return nil }
         return "Only the head unit's paired phone may send files"
     }

@@ -66,8 +66,11 @@ public final class HeadUnitCore {
     var accessory: Accessory?
     /// Events, state writes and console lines for the shell.
     private var outbox = CoreOutbox()
-    /// GhostDrop's L2CAP channel: its SPSM and what arrives on it.
+    /// GhostDrop's L2CAP channel: its SPSM and what arrives on it (and
+    /// the sessions over GATT).
     public internal(set) var ghostDrop: GhostDropChannel
+    /// GhostDrop's GATT service in `database` (GhostDropGATT).
+    let ghostDropGATT: GhostDropGATTHandles
 
     /// One line for the driver about something to do on the phone, in the
     /// screen's language when drawn, in English in the `error` event.
@@ -99,6 +102,7 @@ public final class HeadUnitCore {
         database = GATTDatabase(deviceName: name)
         notifBridge = settings.notifBridge
             ? NotifBridgeHost(database: database, keys: stored.notifBridgeKeys, model: notifications, random: random, now: now) : nil
+        ghostDropGATT = database.addGhostDropService()
         // After every service is in it (NotifBridge adds its own): the
         // Database Hash bonded clients are compared with.
         kept = KeptState(stored, database: database)
@@ -277,6 +281,7 @@ public final class HeadUnitCore {
             gone.close(now: now)
         }
         notifBridgeLinkDown(gone)
+        ghostDrop.end(.gatt(handle))
         // What is shown came from the phone: a link that was not the phone
         // takes nothing with it.
         if gone?.isThePhone == true {
@@ -388,6 +393,7 @@ public final class HeadUnitCore {
                     moved = true
                 }
             }
+            moved = takeGhostDropWrites(on: link, now: now) || moved
             moved = pumpNotifBridge(on: link, now: now) || moved
             let bearer = link.bearer
             while let pdu = bearer.pollTransmit(now: now) {

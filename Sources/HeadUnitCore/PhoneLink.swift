@@ -3,6 +3,7 @@ import ANCS
 import ATT
 import BluetoothCore
 import GATT
+import GhostDrop
 import HCI
 import NavigationNotifier
 import NotifBridge
@@ -81,6 +82,9 @@ public final class PhoneLink {
     /// core last looked for the phone's writes and NotifBridge's
     /// subscription: only those change them.
     var attReceived = false
+    /// GhostDrop frames a sender writes over GATT on this link, joined,
+    /// and ours to it, cut (GhostDropGATT.swift).
+    var ghostDropFragments = GhostGATTFragments()
     /// The link's own GATT requests, by id: the phone's clock and name.
     private var clockRead: GATTRequestID?
     private var nameRead: GATTRequestID?

@@ -212,22 +212,33 @@ import Testing
         #expect(GhostDropFileOp.safeName(String(repeating: "a", count: 100)).utf8.count == 64)
     }
 
-    /// A sender the head unit does not take files from is told why at once,
-    /// and the transfer kept to resume stays as it was.
-    @Test func aRefusedSenderIsCancelledWithoutTouchingTheKeptTransfer() throws {
+    /// The core's GhostDrop sessions with a transfer of 10 bytes kept to
+    /// resume after its first chunk (5 bytes written).
+    static func keepingATransfer() -> (GhostDropChannel, GhostResumeState) {
         let metadata = GhostFileMetadata(transferID: GhostUUID("00000000-0000-4000-8000-000000000001")!, filename: "a.conf",
                                          size: 10, mimeType: "text/plain", sha256: [UInt8](repeating: 1, count: 32), chunkSize: 5)
         let kept = GhostResumeState(metadata: metadata, nextSequence: 1)
-        var ghostDrop = GhostDropChannel(random: .system, partial: GhostDropPartial(resume: kept.encoded, written: [1, 2, 3, 4, 5]))
-        #expect(ghostDrop.partial.resume == kept)
-        let channel = ChannelEndpoint(handle: ConnectionHandle(1), local: ChannelIdentifier(0x0040), spsm: SPSM(0x0080))
-        ghostDrop.opened(channel, peerMTU: 2048, refusal: "Only the head unit's paired phone may send files", now: .zero)
+        return (GhostDropChannel(random: .system, partial: GhostDropPartial(resume: kept.encoded, written: [1, 2, 3, 4, 5])), kept)
+    }
+
+    /// A refused sender's session ended with the reason, and nothing of the
+    /// transfer kept (`keepingATransfer`) moved.
+    static func expectRefused(_ ghostDrop: inout GhostDropChannel, keeping kept: GhostResumeState) {
         let report = ghostDrop.reports.popFirst()
-        #expect(report == .ended(reason: "Only the head unit's paired phone may send files", byPeer: false,
-                                                      resumable: false))
+        #expect(report == .ended(reason: "Only the head unit's paired phone may send files", byPeer: false, resumable: false))
         let op = ghostDrop.fileOps.popFirst()
         #expect(op == nil)
         #expect(ghostDrop.partial.resume == kept && ghostDrop.partial.written == [1, 2, 3, 4, 5])
+    }
+
+    /// A sender the head unit does not take files from is told why at once,
+    /// and the transfer kept to resume stays as it was.
+    @Test func aRefusedSenderIsCancelledWithoutTouchingTheKeptTransfer() throws {
+        var (ghostDrop, kept) = Self.keepingATransfer()
+        #expect(ghostDrop.partial.resume == kept)
+        let channel = ChannelEndpoint(handle: ConnectionHandle(1), local: ChannelIdentifier(0x0040), spsm: SPSM(0x0080))
+        ghostDrop.opened(channel, peerMTU: 2048, refusal: "Only the head unit's paired phone may send files", now: .zero)
+        Self.expectRefused(&ghostDrop, keeping: kept)
         let popped = ghostDrop.outgoing.popFirst()
         let sdu = try #require(popped)
         var frames = GhostFrameStream()

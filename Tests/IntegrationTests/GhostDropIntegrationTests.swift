@@ -63,6 +63,13 @@ import Testing
                 "the bonded phone did not come back")
         let again = try phone.command("ghostdrop_send", ["phone": "anna", "psm": try channel.publishedSPSM(unit), "again": true])
         #expect(again["size"] as? Int == 1500, "\(again)")
+        try Self.resumedAfterThreeChunks(unit, phone)
+    }
+
+    /// The phone sent its 1500 bytes again after three chunks were held:
+    /// the driver confirms the code, the transfer continues at byte 540
+    /// and the file arrives whole.
+    static func resumedAfterThreeChunks(_ unit: RunningHeadUnit, _ phone: PhoneSimulator) throws {
         #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
         unit.type("confirm")
         let incoming = unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "incoming" }
@@ -70,7 +77,7 @@ import Testing
         #expect(unit.waitFor("ghostdrop", timeout: 60) { $0["state"] as? String == "complete" } != nil)
         let done = phone.waitFor("ghostdrop_done", timeout: 30)
         #expect(done?["completed"] as? Bool == true && done?["resumed_from"] as? Int == 3, "\(String(describing: done))")
-        let received = try Data(contentsOf: state.appendingPathComponent("received-headunit.conf"))
+        let received = try Data(contentsOf: unit.stateDirectory.appendingPathComponent("received-headunit.conf"))
         #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
     }
 }

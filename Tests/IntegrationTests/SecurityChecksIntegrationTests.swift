@@ -19,8 +19,11 @@ import Testing
     /// As the phone reports them: the 32 hex digits of each 128-bit UUID.
     static let notifBridge = ["D5E12B7A7D8E4F129B5C3F0A1E6D8C44", "D5E12B7A7D8E4F129B5C3F0A1E6D8C46",
                               "D5E12B7A7D8E4F129B5C3F0A1E6D8C47", "D5E12B7A7D8E4F129B5C3F0A1E6D8C4B"]
+    /// GhostDrop's service (docs/GHOSTDROP.md): data, control, capabilities.
+    static let ghostDrop = ["BFA6E9680F3648888F63C8EC01385E67", "A0F2FA1DF0E643F38B8A642D7E6A0603",
+                            "A0F2FA1DF0E643F38B8A642D7E6A0604", "A0F2FA1DF0E643F38B8A642D7E6A0605"]
 
-    @Test func gattServerExposesNothingButGAPGATTAndNotifBridge() throws {
+    @Test func gattServerExposesNothingButGAPGATTNotifBridgeAndGhostDrop() throws {
         let phone = try PhoneSimulator(arguments: ["--phone", "anna"])
         defer { phone.stop() }
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: "gatt-database")
@@ -30,7 +33,9 @@ import Testing
         let reply = try phone.command("discover_head_unit", ["phone": "anna"], timeout: 30)
         let services = try #require(reply["services"] as? [[String: Any]])
         let uuids = services.compactMap { $0["uuid"] as? String }
-        #expect(uuids.map { $0.uppercased() }.sorted() == ["1800", "1801", SecurityChecksIntegrationTests.notifBridge[0]], "services: \(uuids)")
+        #expect(uuids.map { $0.uppercased() }.sorted()
+                == ["1800", "1801", SecurityChecksIntegrationTests.ghostDrop[0], SecurityChecksIntegrationTests.notifBridge[0]],
+                "services: \(uuids)")
         // Every attribute handle lies inside those services: nothing hidden between or after them.
         let ranges = services.compactMap { s -> ClosedRange<Int>? in
             guard let start = s["start"] as? Int, let end = s["end"] as? Int, start <= end else { return nil }
@@ -44,8 +49,9 @@ import Testing
         }
         let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }.compactMap { $0["uuid"] as? String }
         print("GATT database seen by the phone: services \(uuids), characteristics \(characteristics), \(attributes.count) attributes")
-        // GAP: Device Name, Appearance (and what GATT needs); no vendor characteristic but NotifBridge's.
-        #expect(characteristics.allSatisfy { $0.count == 4 || SecurityChecksIntegrationTests.notifBridge.contains($0.uppercased()) },
+        // GAP: Device Name, Appearance (and what GATT needs); no vendor characteristic but NotifBridge's and GhostDrop's.
+        let vendor = SecurityChecksIntegrationTests.notifBridge + SecurityChecksIntegrationTests.ghostDrop
+        #expect(characteristics.allSatisfy { $0.count == 4 || vendor.contains($0.uppercased()) },
                 "a 128-bit (vendor) characteristic: \(characteristics)")
     }
 

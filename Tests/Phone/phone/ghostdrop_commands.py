@@ -10,6 +10,11 @@ channel (phone/ghostdrop_l2cap.py), for the head unit's integration tests.
   interrupted transfer). `again` true: send the phone's last file again
   under the same transfer ID (the receiver may resume it). Events: `ghostdrop_code` (`phone`, `code`), then `ghostdrop_done`
   (`phone`, `completed`, `resumed_from`, `cancel_reason`).
+  `l2cap` false: the phone does not use the channel and sends over GhostDrop's
+  GATT service instead (phone/ghostdrop_gatt.py; `psm` is then not needed);
+  `drop` [N, ...]: the first transmission of those chunks loses a fragment.
+  `ghostdrop_done` then also carries `transport`, `nacked` and
+  `retransmitted` (chunk sequences) and `capabilities` (the value read).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import hashlib
 
 from .control import ControlError, _phone_name
 from .ghostdrop import GhostSender
+from .ghostdrop_gatt import send_file_over_gatt
 from .ghostdrop_l2cap import send_file
 
 
@@ -35,8 +41,9 @@ def register(protocol) -> None:
         connections = list(phone.connections.values())
         if not connections:
             raise ControlError('not connected')
+        over_l2cap = bool(arguments.get('l2cap', True))
         psm = arguments.get('psm')
-        if isinstance(psm, bool) or not isinstance(psm, int):
+        if over_l2cap and (isinstance(psm, bool) or not isinstance(psm, int)):
             raise ControlError('"psm" is an integer')
         previous = last.get(phone.name) if arguments.get('again') else None
         if arguments.get('again') and previous is None:
@@ -56,11 +63,20 @@ def register(protocol) -> None:
 
         async def run() -> None:
             try:
-                result = await send_file(connections[0], psm, sender, confirm=confirm, resume_wait=1.0,
-                                         timeout=float(arguments.get('timeout', 60)),
-                                         stop_after=int(stop_after) if stop_after is not None else None)
+                timeout = float(arguments.get('timeout', 60))
+                stop = int(stop_after) if stop_after is not None else None
+                if over_l2cap:
+                    result = await send_file(connections[0], psm, sender, confirm=confirm, resume_wait=1.0,
+                                             timeout=timeout, stop_after=stop)
+                    phone.report('ghostdrop_done', completed=result.completed, resumed_from=result.resumed_from,
+                                 cancel_reason=result.cancel_reason, transport='l2cap')
+                    return
+                result = await send_file_over_gatt(connections[0], sender, confirm=confirm, resume_wait=1.0,
+                                                   timeout=timeout, stop_after=stop,
+                                                   drop={int(n) for n in arguments.get('drop', [])})
                 phone.report('ghostdrop_done', completed=result.completed, resumed_from=result.resumed_from,
-                             cancel_reason=result.cancel_reason)
+                             cancel_reason=result.cancel_reason, transport='gatt', nacked=result.nacked,
+                             retransmitted=result.retransmitted, capabilities=result.capabilities.decode(errors='replace'))
             except Exception as error:  # the test reads the reason instead of a hang
                 phone.report('ghostdrop_done', completed=False, resumed_from=0, cancel_reason=f'{type(error).__name__}: {error}')
 

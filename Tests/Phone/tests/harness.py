@@ -305,3 +305,20 @@ class PairedPhoneTestCase(SimulatorTestCase):
                 values.append(await asyncio.wait_for(queue.get(), quiet))
             except asyncio.TimeoutError:
                 return values
+
+
+def local_devices() -> tuple[Device, Device]:
+    """A phone and a head unit as two plain Bumble devices on one LocalLink,
+    not yet powered on (services may still be added)."""
+    from bumble.controller import Controller
+    from bumble.host import Host
+    from bumble.link import LocalLink
+
+    link = LocalLink()
+    devices = []
+    for name, address in (('phone', 'F0:F1:F2:F3:F4:F5'), ('headunit', 'F5:F4:F3:F2:F1:F0')):
+        controller = Controller(name, link=link)
+        device = Device(address=address)
+        device.host = Host(controller, controller)
+        devices.append(device)
+    return devices[0], devices[1]

@@ -10,12 +10,8 @@ import hashlib
 import os
 import unittest
 
-import harness  # noqa: F401 - puts the package on sys.path
+import harness  # puts the package on sys.path
 from bumble import l2cap
-from bumble.controller import Controller
-from bumble.device import Device
-from bumble.host import Host
-from bumble.link import LocalLink
 
 from phone import ghostdrop
 from phone.ghostdrop_l2cap import send_file
@@ -51,15 +47,9 @@ class ChannelReceiver(MiniReceiver):
 
 class L2CAPSenderTests(unittest.IsolatedAsyncioTestCase):
     async def asyncSetUp(self) -> None:
-        link = LocalLink()
-        self.devices = []
-        for name, address in (('phone', 'F0:F1:F2:F3:F4:F5'), ('headunit', 'F5:F4:F3:F2:F1:F0')):
-            controller = Controller(name, link=link)
-            device = Device(address=address)
-            device.host = Host(controller, controller)
+        self.phone, self.headunit = harness.local_devices()
+        for device in (self.phone, self.headunit):
             await device.power_on()
-            self.devices.append(device)
-        self.phone, self.headunit = self.devices
         self.receivers: list[ChannelReceiver] = []
         self.held = b''
         self.headunit.create_l2cap_server(spec=l2cap.LeCreditBasedChannelSpec(psm=PSM, mtu=2048, mps=64, max_credits=8),

@@ -122,7 +122,10 @@ public final class ScriptedPhone {
             return [[0x03] + le16(UInt16(maximumMTU))]
         case 0x1E:  // Handle Value Confirmation
             return []
-        case 0x01, 0x11, 0x13, 0x17, 0x19:  // the head unit's server answering the phone's requests
+        case 0x01, 0x0B, 0x11, 0x13, 0x17, 0x19:  // the head unit's server answering the phone's requests
+            fromHeadUnitServer.append(pdu)
+            return []
+        case 0x1B:  // Handle Value Notification from the head unit's server
             fromHeadUnitServer.append(pdu)
             return []
         case 0x1D:  // Handle Value Indication from the head unit's server
