@@ -147,7 +147,8 @@ class RaspberryPiImage(unittest.TestCase):
         for module in ("hci_uart.ko", "btbcm.ko", "bluetooth.ko", "vc4.ko", "snd-soc-hdmi-codec.ko",
                        "bcm2835_wdt.ko", "ext4.ko", "iproc-rng200.ko", "bcm2835-rng.ko", "bcm2835.ko",
                        "i2c-bcm2835.ko", "panel-raspberrypi-touchscreen.ko", "edt-ft5x06.ko", "dwc2.ko",
-                       "xhci-pci.ko", "usbhid.ko", "hid-multitouch.ko", "hid-generic.ko"):
+                       "xhci-pci.ko", "usbhid.ko", "hid-multitouch.ko", "hid-generic.ko",
+                       "raspberrypi-cpufreq.ko", "cpufreq-dt.ko"):
             self.assertIn(module, modules)
         self.assertNotIn("v3d.ko", modules, "v3d would take /dev/dri/card0 from the display")
 
@@ -247,6 +248,8 @@ class RaspberryPiImage(unittest.TestCase):
         self.assertEqual(settings.get("arm_64bit"), "1")
         self.assertEqual(settings.get("enable_uart"), "1", "console on the mini UART needs enable_uart=1")
         self.assertEqual(settings.get("upstream_kernel"), "1")
+        # The full ARM clock from power-on until the kernel's cpufreq driver takes over.
+        self.assertEqual(settings.get("initial_turbo"), "60")
         # The mini UART's baud rate follows the core clock: pinned per SoC.
         for section, clock in (("pi3", "250"), ("pi02", "250"), ("pi4", "500")):
             model = self.config(section)[0]
