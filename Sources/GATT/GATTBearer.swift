@@ -66,6 +66,11 @@ public final class GATTBearer {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public func pollEvent() -> GATTBearerEvent? { events.popFirst() }
+    /// Whether `pollEvent` has anything.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
+    /// The next event, while `hasEvents`: no optional for the caller to
+    /// destroy at the end of its loop (see `FIFO.removeFirst`).
+    @inlinable public func takeEvent() -> GATTBearerEvent { events.removeFirst() }
 
     /// When `handleTimeout(now:)` must be called, or nil if nothing waits.
     public var nextDeadline: Instant? {

@@ -19,9 +19,9 @@ public struct L2CAPLayer {
     public private(set) var links = ConnectionTable<L2CAPLink>()
     @usableFromInline var events = FIFO<L2CAPEvent>()
     var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
-    var updateAnswers = FIFO<ParameterUpdateAnswer>()
+    @usableFromInline var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
-    var creditBased = CreditBasedChannels()
+    @usableFromInline var creditBased = CreditBasedChannels()
 
     public init() {}
 
