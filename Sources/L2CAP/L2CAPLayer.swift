@@ -52,7 +52,7 @@ public struct L2CAPLayer {
     /// header is put in front of the payload in its own storage when it
     /// has room (the bearer's PDUs do), not copied with it into a new array.
     public mutating func send(_ payload: consuming [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {
-        guard links[handle] != nil else {
+        guard links.contains(handle) else {
             Log.warning("l2cap", "dropping \(payload.count) bytes for \(channel) on unknown link \(handle)")
             return
         }
