@@ -123,7 +123,7 @@ public enum ATTPDU: Hashable {
 
     /// The PDU's bytes, opcode first.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: encodedCapacity)
+        var w = ByteWriter(capacity: encodedCapacity + [UInt8].lowerHeadersRoom)
         w.u8(opcode.rawValue)
         switch self {
         case .errorResponse(let request, let handle, let error):
@@ -201,7 +201,9 @@ extension ATTPDU {
     /// Room for the encoded PDU in one allocation: the PDUs sent on every
     /// notification (Write Requests to the ANCS Control Point) carry a
     /// value longer than a small default, and growing the array costs a
-    /// second allocation and a copy.
+    /// second allocation and a copy. `encode` adds room for L2CAP's and
+    /// the ACL packet's headers, which are put in front of the PDU in the
+    /// same storage (`putInFront`).
     var encodedCapacity: Int {
         switch self {
         case .writeRequest(_, let value), .writeCommand(_, let value), .handleValueNotification(_, let value),

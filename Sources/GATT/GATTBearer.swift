@@ -66,6 +66,11 @@ public final class GATTBearer {
     /// Inlinable: the core polls on every pass, mostly finding nothing,
     /// and inlined an empty poll is a test instead of a call (see `FIFO`).
     @inlinable public func pollEvent() -> GATTBearerEvent? { events.popFirst() }
+    /// Whether `pollEvent` has anything.
+    @inlinable public var hasEvents: Bool { !events.isEmpty }
+    /// The next event, while `hasEvents`: no optional for the caller to
+    /// destroy at the end of its loop (see `FIFO.removeFirst`).
+    @inlinable public func takeEvent() -> GATTBearerEvent { events.removeFirst() }
 
     /// When `handleTimeout(now:)` must be called, or nil if nothing waits.
     public var nextDeadline: Instant? {
@@ -153,12 +158,12 @@ public final class GATTBearer {
     }
 
     private func receiveResponse(_ bytes: ArraySlice<UInt8>, _ op: AttributeOpcode) {
-        guard let procedure = active, let sent = activeOpcode else {
+        // Whatever it holds, a response ends the transaction: the procedure
+        // is moved out (`take`), not copied and then released.
+        guard let sent = activeOpcode, let procedure = active.take() else {
             Log.warning("gatt", "\(op) on \(handle) answers nothing outstanding; dropped")
             return
         }
-        // Whatever it holds, a response ends the transaction.
-        active = nil
         activeOpcode = nil
         requestSentAt = nil
         let step: ClientProcedure.Step
@@ -240,39 +245,58 @@ public final class GATTBearer {
         events.append(.completed(id, result))
     }
 
+    /// Consuming, as the procedure is kept (queued or outstanding) and
+    /// not copied.
     @discardableResult
-    func enqueue(_ procedure: ClientProcedure) -> GATTRequestID {
+    func enqueue(_ procedure: consuming ClientProcedure) -> GATTRequestID {
+        let id = procedure.id
         guard !isClosed else {
-            complete(procedure.id, .failure(.bearerClosed))
-            return procedure.id
+            complete(id, .failure(.bearerClosed))
+            return id
         }
-        queue.append(procedure)
-        startNext()
-        return procedure.id
+        if active == nil, queue.isEmpty {
+            // Nothing outstanding or waiting (the usual case): started at
+            // once instead of queued and taken back out.
+            start(procedure)
+        } else {
+            queue.append(procedure)
+            startNext()
+        }
+        return id
     }
 
-    /// Starts queued procedures until one is outstanding. Write commands
-    /// complete as they are queued for sending.
+    /// Starts queued procedures until one is outstanding.
     func startNext() {
-        while active == nil, !isClosed, let procedure = queue.popFirst() {
-            if let problem = procedure.check(mtu: mtu) {
-                complete(procedure.id, .failure(problem))
-                continue
-            }
-            if case .writeCommand(_, _, let id) = procedure {
-                outbox.append(Outgoing(bytes: procedure.request().encode(), kind: .plain))
-                complete(id, .written)
-                continue
-            }
-            send(procedure)
+        while active == nil, !isClosed, !queue.isEmpty {
+            start(queue.removeFirst())
         }
     }
 
-    private func send(_ procedure: ClientProcedure) {
+    /// Refused for its MTU, sent and completed (a write command completes
+    /// as it is queued for sending), or sent and kept outstanding.
+    private func start(_ procedure: consuming ClientProcedure) {
+        let id = procedure.id
+        if let problem = procedure.check(mtu: mtu) {
+            complete(id, .failure(problem))
+            return
+        }
         let request = procedure.request()
-        active = procedure
+        if case .writeCommand = request {
+            outbox.append(Outgoing(bytes: request.encode(), kind: .plain))
+            complete(id, .written)
+            return
+        }
         activeOpcode = request.opcode
         outbox.append(Outgoing(bytes: request.encode(), kind: .request))
+        active = procedure
+    }
+
+    /// The next request of a procedure that takes several.
+    private func send(_ procedure: consuming ClientProcedure) {
+        let request = procedure.request()
+        activeOpcode = request.opcode
+        outbox.append(Outgoing(bytes: request.encode(), kind: .request))
+        active = procedure
     }
 
     // MARK: server indications

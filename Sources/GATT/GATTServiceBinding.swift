@@ -52,7 +52,7 @@ public final class GATTServiceBinding {
         /// `stale`: forgotten while discovery ran; its answer is not kept
         /// and discovery runs again for those still waiting.
         case discovering(stale: Bool)
-        case found([BluetoothUUID: GATTCharacteristicHandles])
+        case found(FoundCharacteristics)
         case absent
     }
     private var state = State.unknown
@@ -83,7 +83,7 @@ public final class GATTServiceBinding {
 
     /// What the cache holds for an operation.
     private enum Lookup {
-        case found([BluetoothUUID: GATTCharacteristicHandles])
+        case found(FoundCharacteristics)
         case absent
         case failed(GATTError)
     }
@@ -117,7 +117,7 @@ public final class GATTServiceBinding {
 
     /// The handles found, once discovery succeeded.
     public var characteristics: [BluetoothUUID: GATTCharacteristicHandles]? {
-        if case .found(let table) = state, !bearer.isClosed { return table }
+        if case .found(let found) = state, !bearer.isClosed { return found.table }
         return nil
     }
 
@@ -182,7 +182,9 @@ public final class GATTServiceBinding {
             if result.error != nil { subscribed[valueHandle] = nil }
             return false
         }
-        guard let step = walk, step.id == id else { return false }
+        // Most answers are not the walk's: its id is compared where it
+        // lies before the step is copied out.
+        guard walk?.id == id, let step = walk else { return false }
         walk = nil
         switch (step, result) {
         case (.service, .services(let services)):
@@ -221,8 +223,8 @@ public final class GATTServiceBinding {
             return operation.id
         }
         switch state {
-        case .found(let table):
-            run(operation, .found(table))
+        case .found(let found):
+            run(operation, .found(found))
         case .absent:
             run(operation, .absent)
         case .discovering:
@@ -240,7 +242,7 @@ public final class GATTServiceBinding {
         let id = operation.id
         guard let characteristic = operation.characteristic else {
             switch lookup {
-            case .found(let table): bearer.complete(id, .discovered(.found(Set(table.keys))))
+            case .found(let found): bearer.complete(id, .discovered(.found(Set(found.uuids))))
             case .absent: bearer.complete(id, .discovered(.absent))
             case .failed(let error): bearer.complete(id, .discovered(.failed(error)))
             }
@@ -248,8 +250,8 @@ public final class GATTServiceBinding {
         }
         let h: GATTCharacteristicHandles
         switch lookup {
-        case .found(let table):
-            guard let handles = table[characteristic] else {
+        case .found(let found):
+            guard let handles = found[characteristic] else {
                 Log.info("gatt", "\(service) has no characteristic \(characteristic)")
                 return bearer.complete(id, GATTServiceBinding.notFound)
             }
@@ -305,7 +307,7 @@ public final class GATTServiceBinding {
                 return
             }
         }
-        finishDiscovery(table.isEmpty ? .absent : .found(table))
+        finishDiscovery(table.isEmpty ? .absent : .found(FoundCharacteristics(table)))
     }
 
     private func finishDiscovery(_ lookup: Lookup) {
@@ -316,8 +318,8 @@ public final class GATTServiceBinding {
             return
         }
         switch lookup {
-        case .found(let table):
-            state = .found(table)
+        case .found(let found):
+            state = .found(found)
         case .absent:
             Log.debug("gatt", "no \(service) on the peer")
             state = .absent
@@ -329,6 +331,30 @@ public final class GATTServiceBinding {
         let operations = waiting
         waiting = []
         for operation in operations { run(operation, lookup) }
+    }
+}
+
+/// The characteristics discovery found, as two short arrays: every
+/// operation looks its characteristic up here, a scan of a few UUIDs where
+/// a dictionary hashed the UUID (some 130 instructions a write).
+private struct FoundCharacteristics {
+    let uuids: [BluetoothUUID]
+    let handles: [GATTCharacteristicHandles]
+
+    init(_ table: [BluetoothUUID: GATTCharacteristicHandles]) {
+        uuids = Array(table.keys)
+        handles = uuids.map { table[$0].unsafelyUnwrapped }
+    }
+
+    subscript(characteristic: BluetoothUUID) -> GATTCharacteristicHandles? {
+        guard let i = uuids.firstIndex(of: characteristic) else { return nil }
+        return handles[i]
+    }
+
+    var table: [BluetoothUUID: GATTCharacteristicHandles] {
+        var table: [BluetoothUUID: GATTCharacteristicHandles] = [:]
+        for (uuid, h) in zip(uuids, handles) { table[uuid] = h }
+        return table
     }
 }
 

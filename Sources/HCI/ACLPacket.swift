@@ -83,14 +83,18 @@ public struct ACLPacket: Equatable {
 /// fragments overrun that length, a continuation with no start, or a start
 /// that interrupts an unfinished frame is dropped with a log line.
 public struct ACLFrameAssembly {
-    /// The frame in the making, nil between frames.
-    private var partial: [UInt8]?
+    /// The frame in the making while `assembling`. Its storage is kept
+    /// between frames and reused: the frame handed on last is a slice of
+    /// it, let go of (its ATT value copied out) by the time the next
+    /// frame starts, so a frame in several packets costs no allocation.
+    private var partial: [UInt8] = []
+    private var assembling = false
     public fileprivate(set) var droppedFrames = 0
 
     public init() {}
 
     /// No frame in the making.
-    public var isIdle: Bool { partial == nil }
+    public var isIdle: Bool { !assembling }
 
     /// Feeds one ACL packet; returns a complete L2CAP frame (header included) when one is done.
     public mutating func push(_ packet: ACLPacket) -> [UInt8]? {
@@ -104,38 +108,34 @@ public struct ACLFrameAssembly {
     /// handed on.
     mutating func push(_ data: ArraySlice<UInt8>, boundary: PacketBoundary, on handle: ConnectionHandle) -> ArraySlice<UInt8>? {
         if boundary.startsFrame || boundary == .complete {
-            if let stale = partial, !stale.isEmpty {
-                Log.warning("acl", "link \(handle): new frame started with \(stale.count) bytes of the previous one missing their end; dropped")
+            if assembling, !partial.isEmpty {
+                Log.warning("acl", "link \(handle): new frame started with \(partial.count) bytes of the previous one missing their end; dropped")
                 droppedFrames += 1
             }
-            partial = nil
-            guard let expected = ACLFrameAssembly.frameLength(data) else {
-                partial = Array(data)
-                return nil
-            }
+            assembling = false
             // A frame in one packet (the usual case with Data Length
             // Extension) is handed on at once, never stored.
-            if data.count >= expected {
+            if let expected = ACLFrameAssembly.frameLength(data), data.count >= expected {
                 return complete(data, expected: expected, on: handle)
             }
             // Room for the whole frame at once, so the fragments that
             // follow are appended without the storage growing again.
-            var frame: [UInt8] = []
-            frame.reserveCapacity(expected)
-            frame.append(contentsOf: data)
-            partial = frame
+            partial.removeAll(keepingCapacity: true)
+            if let expected = ACLFrameAssembly.frameLength(data) { partial.reserveCapacity(expected) }
+            partial.append(contentsOf: data)
+            assembling = true
             return nil
         }
-        guard partial != nil else {
+        guard assembling else {
             Log.warning("acl", "link \(handle): continuation fragment without a start; dropped \(data.count) bytes")
             droppedFrames += 1
             return nil
         }
         // Appended where the partial frame lies: no copy of the whole frame per fragment.
-        partial!.append(contentsOf: data)
-        guard let frame = partial, let expected = ACLFrameAssembly.frameLength(frame[...]), frame.count >= expected else { return nil }
-        partial = nil
-        return complete(frame[...], expected: expected, on: handle)
+        partial.append(contentsOf: data)
+        guard let expected = ACLFrameAssembly.frameLength(partial[...]), partial.count >= expected else { return nil }
+        assembling = false
+        return complete(partial[...], expected: expected, on: handle)
     }
 
     /// The whole frame's length (L2CAP basic header included) once its

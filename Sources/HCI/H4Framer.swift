@@ -41,8 +41,16 @@ public struct H4Framer {
     /// they complete. (No array of packets per read: the receive path
     /// takes them one at a time.)
     public mutating func append(_ bytes: [UInt8]) {
-        // The core's way in: an array, copied in one piece without going
-        // through the generic path below.
+        // The core's way in: an array. With nothing held from earlier reads
+        // (a read usually ends where a packet ends) the array itself
+        // becomes the buffer and its packets are read where they lie in
+        // it, not copied into the framer's own; otherwise it is copied in
+        // one piece without going through the generic path below.
+        if start == buffer.count {
+            buffer = bytes
+            start = 0
+            return
+        }
         compact()
         buffer.append(contentsOf: bytes)
     }

@@ -7,13 +7,25 @@ import BluetoothCore
 extension Host {
     /// Queues a complete L2CAP frame for a link; it is cut to the
     /// controller's ACL size and sent as buffers free up.
-    public func sendL2CAP(_ frame: [UInt8], on handle: ConnectionHandle) {
+    public func sendL2CAP(_ frame: consuming [UInt8], on handle: ConnectionHandle) {
+        guard connections.contains(handle) else {
+            Log.debug("hci", "frame for link \(handle), which is gone; dropped")
+            return
+        }
         // `update` changes the link's entry where it lies; the optional
         // subscript would move it out of the table and back in.
         let maxLength = controller.aclDataLength
-        guard connections.update(handle, { $0.queue(frame, maxLength: maxLength) }) != nil else {
-            Log.debug("hci", "frame for link \(handle), which is gone; dropped")
-            return
+        if frame.count <= maxLength {
+            // One packet (most frames): its header is put in front of the
+            // frame in the frame's own storage, which has room for it when
+            // the frame came from the ATT bearer; no copy into a new array.
+            let length = UInt16(frame.count)
+            frame.putInFront(handle.value | UInt16(PacketBoundary.firstNonFlushable.rawValue) << 12, length)
+            let packet = HCIPacket(type: .aclData, body: frame)
+            connections.update(handle) { $0.queue(packet) }
+        } else {
+            let whole = frame
+            connections.update(handle) { $0.queue(whole, maxLength: maxLength) }
         }
         pumpACL()
     }

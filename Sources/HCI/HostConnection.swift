@@ -29,6 +29,11 @@ struct HostConnection {
         }
     }
 
+    /// Queues an ACL packet written whole by the caller (a frame that fits one).
+    mutating func queue(_ packet: HCIPacket) {
+        aclQueue.append(packet)
+    }
+
     /// The next queued packet, counted in flight; nil when none waits.
     mutating func takeACLPacket() -> HCIPacket? {
         guard let packet = aclQueue.popFirst() else { return nil }

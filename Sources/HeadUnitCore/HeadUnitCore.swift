@@ -377,15 +377,19 @@ public final class HeadUnitCore {
         return fed
     }
 
-    /// One link's layers, over and over until none of them moves: its GATT
-    /// events (answers first, so requests they cause leave in the same
-    /// round), ANCS and AMS, its security manager, NotifBridge, then what
-    /// its bearer has for the phone. True when anything moved.
+    /// One link's layers: its GATT events (answers first, so requests they
+    /// cause leave in the same round), ANCS and AMS, its security manager,
+    /// NotifBridge, then what its bearer has for the phone; again only
+    /// while a later layer gave an earlier one work (a request that
+    /// completed at once, an action or output made on the way). It went on
+    /// until a round found nothing, a second round per input that looked
+    /// at every queue of the link to find them empty. True when anything
+    /// moved.
     private func pumpLink(_ link: PhoneLink, now: Instant) -> Bool {
         var movedAny = false
-        var moved = true
-        while moved {
-            moved = routeBearerEvents(of: link, now: now)
+        var again = true
+        while again {
+            var moved = routeBearerEvents(of: link, now: now)
             if let s = link.appleServices { moved = pumpAppleServices(s, now: now) || moved }
             if let sm = link.security {
                 while let output = sm.pollOutput() {
@@ -394,23 +398,32 @@ public final class HeadUnitCore {
                 }
             }
             moved = takeGhostDropWrites(on: link, now: now) || moved
-            moved = pumpNotifBridge(on: link, now: now) || moved
+            let bridgeMoved = pumpNotifBridge(on: link, now: now)
             let bearer = link.bearer
             while let pdu = bearer.pollTransmit(now: now) {
                 l2cap.send(pdu, on: link.handle, channel: .att)
             }
-            movedAny = movedAny || moved
+            movedAny = movedAny || moved || bridgeMoved
+            again = bridgeMoved || hasWork(link)
         }
         return movedAny
+    }
+
+    /// Work left for the start of `pumpLink`'s round: the bearer's events,
+    /// ANCS's and AMS's actions, the security manager's outputs.
+    private func hasWork(_ link: PhoneLink) -> Bool {
+        if link.bearer.hasEvents { return true }
+        if let s = link.appleServices, s.ancs.hasActions || s.ams.hasActions { return true }
+        return link.security?.hasOutput ?? false
     }
 
     /// Routes a link's GATT events to whoever asked. True when there were any.
     private func routeBearerEvents(of link: PhoneLink, now: Instant) -> Bool {
         var progressed = false
         let bearer = link.bearer
-        while let event = bearer.pollEvent() {
+        while bearer.hasEvents {
             progressed = true
-            guard let forCore = link.route(event, now: now) else { continue }
+            guard let forCore = link.route(bearer.takeEvent(), now: now) else { continue }
             switch forCore {
             case .navigationNotifier(let reply):
                 navigationNotifierReplied(reply, on: link.handle, now: now)

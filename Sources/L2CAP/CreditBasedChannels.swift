@@ -4,7 +4,7 @@ import BluetoothCore
 /// published, the open channels of every link, which links are encrypted,
 /// our Disconnection Requests awaiting their response, and the events for
 /// the owner. One value inside `L2CAPLayer`.
-struct CreditBasedChannels {
+@usableFromInline struct CreditBasedChannels {
     /// A link holds at most this many channels: each may buffer an SDU of
     /// its service's MTU, so this bounds what a peer can make us keep.
     static let channelsPerLink = 8
@@ -19,7 +19,7 @@ struct CreditBasedChannels {
     /// Our Disconnection Requests still unanswered: their endpoints stay
     /// allocated until the response (or the link's end).
     var closing: [(handle: ConnectionHandle, identifier: UInt8, local: ChannelIdentifier, remote: ChannelIdentifier)] = []
-    var events = FIFO<ChannelEvent>()
+    @usableFromInline var events = FIFO<ChannelEvent>()
 
     func service(_ spsm: SPSM) -> ChannelService? { services.first { $0.spsm == spsm }?.service }
 

@@ -34,7 +34,8 @@ extension L2CAPLayer {
         if encrypted { creditBased.encrypted.append(handle) }
     }
 
-    public mutating func pollChannelEvent() -> ChannelEvent? { creditBased.events.popFirst() }
+    /// Inlinable, like `pollEvent`: the core polls on every pass, mostly finding nothing.
+    @inlinable public mutating func pollChannelEvent() -> ChannelEvent? { creditBased.events.popFirst() }
 
     /// The channel as it stands, nil when it is not open.
     public func channel(_ endpoint: ChannelEndpoint) -> CreditBasedChannel? {

@@ -19,9 +19,9 @@ public struct L2CAPLayer {
     public private(set) var links = ConnectionTable<L2CAPLink>()
     @usableFromInline var events = FIFO<L2CAPEvent>()
     var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
-    var updateAnswers = FIFO<ParameterUpdateAnswer>()
+    @usableFromInline var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
-    var creditBased = CreditBasedChannels()
+    @usableFromInline var creditBased = CreditBasedChannels()
 
     public init() {}
 
@@ -48,9 +48,11 @@ public struct L2CAPLayer {
     /// destroy at the end of its loop (see `FIFO.removeFirst`).
     @inlinable public mutating func takeEvent() -> L2CAPEvent { events.removeFirst() }
 
-    /// Wraps a payload for a fixed channel into a basic frame for HCI.
-    public mutating func send(_ payload: [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {
-        guard links[handle] != nil else {
+    /// Wraps a payload for a fixed channel into a basic frame for HCI: the
+    /// header is put in front of the payload in its own storage when it
+    /// has room (the bearer's PDUs do), not copied with it into a new array.
+    public mutating func send(_ payload: consuming [UInt8], on handle: ConnectionHandle, channel: ChannelIdentifier) {
+        guard links.contains(handle) else {
             Log.warning("l2cap", "dropping \(payload.count) bytes for \(channel) on unknown link \(handle)")
             return
         }
@@ -58,7 +60,9 @@ public struct L2CAPLayer {
             Log.error("l2cap", "payload of \(payload.count) bytes does not fit a frame; dropped")
             return
         }
-        events.append(.transmit(handle, BasicFrame.encode(channel: channel, payload: payload)))
+        let length = UInt16(truncatingIfNeeded: payload.count)
+        payload.putInFront(length, channel.rawValue)
+        events.append(.transmit(handle, payload))
     }
 
     /// One complete basic frame from HCI.

@@ -68,7 +68,8 @@ extension L2CAPLayer {
     }
 
     /// The answers to our requests, oldest first.
-    public mutating func pollParameterUpdateAnswer() -> ParameterUpdateAnswer? { updateAnswers.popFirst() }
+    /// Inlinable, like `pollEvent`: the core polls on every pass, mostly finding nothing.
+    @inlinable public mutating func pollParameterUpdateAnswer() -> ParameterUpdateAnswer? { updateAnswers.popFirst() }
 
     /// When `handleTimeout` is due: the oldest unanswered request.
     public var nextDeadline: Instant? {

@@ -127,7 +127,7 @@ public final class PairingRoutine {
     private var currentPeer: BluetoothAddress?
     /// Which bonded phone an advertiser is (rule 8).
     private var bonded = AddressResolver<String>()
-    private var actions: [PairingAction] = []
+    @usableFromInline var actions: [PairingAction] = []
     private var now = Instant.zero
 
     public init(clientName: String, rememberedServer: String?) {
@@ -143,7 +143,9 @@ public final class PairingRoutine {
     /// How many address hashes were computed to recognise bonded phones.
     public var addressHashesComputed: Int { bonded.hashesComputed }
 
-    public func pollAction() -> PairingAction? {
+    /// Inlinable: the core polls on every pass, mostly finding nothing,
+    /// and inlined an empty poll is a test instead of a call.
+    @inlinable public func pollAction() -> PairingAction? {
         actions.isEmpty ? nil : actions.removeFirst()
     }
 

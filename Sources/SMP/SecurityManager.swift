@@ -149,6 +149,9 @@ public final class SecurityManager {
 
     // MARK: Outputs and time
 
+    /// Whether `pollOutput` has anything.
+    public var hasOutput: Bool { !outputs.isEmpty }
+
     /// The next thing to do, oldest first; nil when there is nothing.
     public func pollOutput() -> SecurityManagerOutput? {
         outputs.isEmpty ? nil : outputs.removeFirst()
