@@ -27,7 +27,9 @@ import BluetoothCore
 ///    `disconnected(now:)` forgets everything. UIDs never outlive their session.
 public final class ANCSClient {
     public let connection: ConnectionHandle
-    public var configuration: ANCSConfiguration
+    public var configuration: ANCSConfiguration {
+        didSet { requestShapes.removeAll() }
+    }
     /// Display names learned so far; persist it on `.appNameLearned`.
     public internal(set) var appNames: AppNameCache
     /// True while the phone is expected to keep updating a notification (a
@@ -116,6 +118,8 @@ public final class ANCSClient {
     /// bring goes before the requests queued behind it.
     var verdictPending: NotificationUID?
     var serial = 0
+    /// The GetNotificationAttributes shapes made so far (`requestShape`).
+    var requestShapes: [RequestShape] = []
     var appNameFailures: Set<AppIdentifier> = []
 
     // Liveness.
