@@ -264,8 +264,7 @@ extension ANCSClient {
         switch request {
         case .identify(let uid):
             guard stage(of: uid) == .identifying else { return }
-            let app = response.value(of: NotificationAttributeID.appIdentifier.rawValue)
-                .map { AppIdentifier(String(decoding: $0, as: UTF8.self)) }
+            let app = response.text(of: NotificationAttributeID.appIdentifier.rawValue).map { AppIdentifier($0) }
             changeEntry(uid) { entry in
                 entry.notification.app = app
                 entry.notification.appName = app.flatMap { appNames.name(for: $0) }
@@ -288,7 +287,7 @@ extension ANCSClient {
                 }
             }
         case .appName(let app):
-            let name = response.value(of: AppAttributeID.displayName.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let name = response.text(of: AppAttributeID.displayName.rawValue) ?? ""
             if name.isEmpty {
                 appNameFailures.insert(app)
             } else if appNames.insert(name, for: app) {
@@ -304,8 +303,7 @@ extension ANCSClient {
 
     func fill(_ notification: inout ANCSNotification, from response: DataSourceResponse) {
         func text(_ id: NotificationAttributeID, cap: UInt16? = nil) -> String? {
-            guard let bytes = response.value(of: id.rawValue) else { return nil }
-            let value = String(decoding: bytes, as: UTF8.self)
+            guard let value = response.text(of: id.rawValue) else { return nil }
             return cap.map { clampUTF8(value, maxBytes: Int($0)) } ?? value
         }
         notification.title = text(.title, cap: configuration.titleMaxLength)

@@ -41,11 +41,24 @@ public struct DataSourceExpectation: Equatable {
 public struct DataSourceResponse: Equatable {
     public struct Attribute: Equatable {
         public var id: UInt8
-        public var value: [UInt8]
+        /// The value where it lies: in the Data Source fragment it came in
+        /// (the usual case, no copy of its own) or in the bytes joined from
+        /// several.
+        var bytes: ArraySlice<UInt8>
+
+        public var value: [UInt8] {
+            get { Array(bytes) }
+            set { bytes = newValue[...] }
+        }
 
         public init(id: UInt8, value: [UInt8]) {
             self.id = id
-            self.value = value
+            bytes = value[...]
+        }
+
+        init(id: UInt8, bytes: ArraySlice<UInt8>) {
+            self.id = id
+            self.bytes = bytes
         }
     }
 
@@ -57,8 +70,19 @@ public struct DataSourceResponse: Equatable {
     }
 
     public func value(of id: UInt8) -> [UInt8]? {
-        for attribute in attributes where attribute.id == id { return attribute.value }
+        bytes(of: id).map { Array($0) }
+    }
+
+    /// The value of `id` where it lies.
+    func bytes(of id: UInt8) -> ArraySlice<UInt8>? {
+        for attribute in attributes where attribute.id == id { return attribute.bytes }
         return nil
+    }
+
+    /// The value of `id` as text (bad UTF-8 as U+FFFD), decoded straight
+    /// from where it lies.
+    func text(of id: UInt8) -> String? {
+        bytes(of: id).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes a phone sends as this answer to `command`, before it is
@@ -69,7 +93,7 @@ public struct DataSourceResponse: Equatable {
         for attribute in attributes {
             writer.u8(attribute.id)
             writer.u16(UInt16(truncatingIfNeeded: attribute.value.count))
-            writer.append(attribute.value)
+            writer.append(attribute.bytes)
         }
         return writer.bytes
     }
@@ -168,13 +192,13 @@ public struct DataSourceReassembler {
                     partValue.append(contentsOf: part)
                     stage = .value(id: id, remaining: remaining - available)
                 } else if partValue.isEmpty {
-                    // The whole value in this fragment (the usual case):
-                    // copied once, straight into the response.
-                    received.append(DataSourceResponse.Attribute(id: id, value: Array(part)))
+                    // The whole value in this fragment (the usual case): the
+                    // response keeps it where it lies, no copy.
+                    received.append(DataSourceResponse.Attribute(id: id, bytes: part))
                     stage = .attributeID
                 } else {
                     partValue.append(contentsOf: part)
-                    received.append(DataSourceResponse.Attribute(id: id, value: partValue))
+                    received.append(DataSourceResponse.Attribute(id: id, bytes: partValue[...]))
                     // The response keeps this buffer: the next value starts a
                     // new one (clearing a shared buffer copies it first).
                     partValue = []
