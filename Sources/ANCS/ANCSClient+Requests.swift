@@ -88,7 +88,7 @@ extension ANCSClient {
                 shape = requestShape(flags: entry.notification.flags)
                 command = .getNotificationAttributes(uid, shape!.attributes)
             case .appName(let app):
-                guard appNames.name(for: app) == nil else { continue }
+                guard name(of: app) == nil else { continue }
                 command = .getAppAttributes(app, [.displayName])
             case .probe:
                 shape = requestShape(flags: nil)
@@ -196,7 +196,7 @@ extension ANCSClient {
                     entry.stage = .wanted
                     // The name is usually known: asked first, the identifier
                     // is not scanned for a NUL on every notification.
-                    if let app = entry.notification.app, appNames.name(for: app) == nil, app.canBeSent,
+                    if let app = entry.notification.app, name(of: app) == nil, app.canBeSent,
                        !appNameFailures.contains(app) {
                         enqueue(.appName(app))
                     }
@@ -267,7 +267,7 @@ extension ANCSClient {
             let app = response.text(of: NotificationAttributeID.appIdentifier.rawValue).map { AppIdentifier($0) }
             changeEntry(uid) { entry in
                 entry.notification.app = app
-                entry.notification.appName = app.flatMap { appNames.name(for: $0) }
+                entry.notification.appName = app.flatMap { name(of: $0) }
                 // The owner's filter decides; the Control Point waits for it.
                 verdictPending = uid
                 emit(.askWantsText(entry.notification))
@@ -276,7 +276,7 @@ extension ANCSClient {
             guard stage(of: uid) == .wanted else { return }
             changeEntry(uid) { entry in
                 fill(&entry.notification, from: response)
-                entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
+                entry.notification.appName = entry.notification.app.flatMap { name(of: $0) }
                 entry.stage = .fetched
                 entry.reported = true
                 emit(.event(.notificationFetched(entry.notification)))
