@@ -102,7 +102,7 @@ extension ANCSClient {
             let expectation: DataSourceExpectation?
             if let shape {
                 // The answer starts as the command does: its CommandID and UID.
-                expectation = DataSourceExpectation(header: Array(bytes[..<5]), attributes: shape.expected)
+                expectation = DataSourceExpectation(headerBytes: bytes[..<5], attributes: shape.expected)
             } else {
                 expectation = command.expectedResponse(sanityLimit: configuration.uncappedAttributeLimit)
             }
