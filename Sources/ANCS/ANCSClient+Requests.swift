@@ -74,38 +74,75 @@ extension ANCSClient {
         while !queue.isEmpty {
             let index = queue.firstIndex(where: { $0.isUrgent }) ?? queue.startIndex
             let request = queue.remove(at: index)
-            guard let command = command(for: request) else { continue }
+            // The request's command and, for GetNotificationAttributes, the
+            // attributes its answer holds, from the shapes made once.
+            let command: ControlPointCommand
+            var shape: RequestShape?
+            switch request {
+            case .identify(let uid):
+                guard stage(of: uid) == .identifying else { continue }
+                shape = requestShape(flags: nil)
+                command = .getNotificationAttributes(uid, shape!.attributes)
+            case .text(let uid):
+                guard let entry = entries[uid], entry.stage == .wanted else { continue }
+                shape = requestShape(flags: entry.notification.flags)
+                command = .getNotificationAttributes(uid, shape!.attributes)
+            case .appName(let app):
+                guard name(of: app) == nil else { continue }
+                command = .getAppAttributes(app, [.displayName])
+            case .probe:
+                shape = requestShape(flags: nil)
+                command = .getNotificationAttributes(.probe, shape!.attributes)
+            case .action(let uid, let action):
+                guard hasEntry(uid) else { continue }
+                command = .performNotificationAction(uid, action)
+            }
             serial += 1
-            let expectation = command.expectedResponse(sanityLimit: configuration.uncappedAttributeLimit)
+            let bytes = command.bytes
+            let expectation: DataSourceExpectation?
+            if let shape {
+                // The answer starts as the command does: its CommandID and UID.
+                expectation = DataSourceExpectation(headerBytes: bytes[..<5], attributes: shape.expected)
+            } else {
+                expectation = command.expectedResponse(sanityLimit: configuration.uncappedAttributeLimit)
+            }
             inFlight = InFlight(request: request, command: command, serial: serial,
                                 deadline: now.adding(milliseconds: configuration.requestTimeoutMilliseconds),
                                 reassembler: expectation.map { DataSourceReassembler(expecting: $0) })
             writeOutstanding = serial
             Log.debug("ancs", "-> \(command)")
-            emit(.writeControlPoint(connection, command.bytes))
+            emit(.writeControlPoint(connection, bytes))
             return
         }
     }
 
-    /// The Control Point command for a request, or nil when it has become
-    /// pointless (its notification is gone, its app name is known).
-    func command(for request: Request) -> ControlPointCommand? {
-        switch request {
-        case .identify(let uid):
-            guard stage(of: uid) == .identifying else { return nil }
-            return .getNotificationAttributes(uid, [NotificationAttributeRequest(.appIdentifier)])
-        case .text(let uid):
-            guard let entry = entries[uid], entry.stage == .wanted else { return nil }
-            return .getNotificationAttributes(uid, configuration.textRequest(flags: entry.notification.flags))
-        case .appName(let app):
-            guard appNames.name(for: app) == nil else { return nil }
-            return .getAppAttributes(app, [.displayName])
-        case .probe:
-            return .getNotificationAttributes(.probe, [NotificationAttributeRequest(.appIdentifier)])
-        case .action(let uid, let action):
-            guard hasEntry(uid) else { return nil }
-            return .performNotificationAction(uid, action)
+    /// What one kind of GetNotificationAttributes asks for and the
+    /// attributes its answer holds. Made once per configuration and kind:
+    /// built for each request, they were two arrays more per request.
+    final class RequestShape {
+        /// Nil for the AppIdentifier alone (identification, the probe), else
+        /// the action flags the text request depends on.
+        let actionFlags: EventFlags?
+        let attributes: [NotificationAttributeRequest]
+        let expected: [DataSourceExpectation.Attribute]
+
+        init(actionFlags: EventFlags?, attributes: [NotificationAttributeRequest], sanityLimit: Int) {
+            self.actionFlags = actionFlags
+            self.attributes = attributes
+            expected = ControlPointCommand.getNotificationAttributes(.probe, attributes)
+                .expectedResponse(sanityLimit: sanityLimit)?.attributes ?? []
         }
+    }
+
+    /// The shape of a request for the AppIdentifier alone (`flags` nil) or
+    /// for the text of a notification with these flags.
+    func requestShape(flags: EventFlags?) -> RequestShape {
+        let key = flags.map { $0.intersection([.positiveAction, .negativeAction]) }
+        for shape in requestShapes where shape.actionFlags == key { return shape }
+        let attributes = flags.map { configuration.textRequest(flags: $0) } ?? [NotificationAttributeRequest(.appIdentifier)]
+        let shape = RequestShape(actionFlags: key, attributes: attributes, sanityLimit: configuration.uncappedAttributeLimit)
+        requestShapes.append(shape)
+        return shape
     }
 
     // MARK: - Answers
@@ -157,7 +194,9 @@ extension ANCSClient {
             changeEntry(uid) { entry in
                 if wanted {
                     entry.stage = .wanted
-                    if let app = entry.notification.app, app.canBeSent, appNames.name(for: app) == nil,
+                    // The name is usually known: asked first, the identifier
+                    // is not scanned for a NUL on every notification.
+                    if let app = entry.notification.app, name(of: app) == nil, app.canBeSent,
                        !appNameFailures.contains(app) {
                         enqueue(.appName(app))
                     }
@@ -225,11 +264,10 @@ extension ANCSClient {
         switch request {
         case .identify(let uid):
             guard stage(of: uid) == .identifying else { return }
-            let app = response.value(of: NotificationAttributeID.appIdentifier.rawValue)
-                .map { AppIdentifier(String(decoding: $0, as: UTF8.self)) }
+            let app = response.text(of: NotificationAttributeID.appIdentifier.rawValue).map { AppIdentifier($0) }
             changeEntry(uid) { entry in
                 entry.notification.app = app
-                entry.notification.appName = app.flatMap { appNames.name(for: $0) }
+                entry.notification.appName = app.flatMap { name(of: $0) }
                 // The owner's filter decides; the Control Point waits for it.
                 verdictPending = uid
                 emit(.askWantsText(entry.notification))
@@ -238,7 +276,7 @@ extension ANCSClient {
             guard stage(of: uid) == .wanted else { return }
             changeEntry(uid) { entry in
                 fill(&entry.notification, from: response)
-                entry.notification.appName = entry.notification.app.flatMap { appNames.name(for: $0) }
+                entry.notification.appName = entry.notification.app.flatMap { name(of: $0) }
                 entry.stage = .fetched
                 entry.reported = true
                 emit(.event(.notificationFetched(entry.notification)))
@@ -249,7 +287,7 @@ extension ANCSClient {
                 }
             }
         case .appName(let app):
-            let name = response.value(of: AppAttributeID.displayName.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let name = response.text(of: AppAttributeID.displayName.rawValue) ?? ""
             if name.isEmpty {
                 appNameFailures.insert(app)
             } else if appNames.insert(name, for: app) {
@@ -265,8 +303,7 @@ extension ANCSClient {
 
     func fill(_ notification: inout ANCSNotification, from response: DataSourceResponse) {
         func text(_ id: NotificationAttributeID, cap: UInt16? = nil) -> String? {
-            guard let bytes = response.value(of: id.rawValue) else { return nil }
-            let value = String(decoding: bytes, as: UTF8.self)
+            guard let value = response.text(of: id.rawValue) else { return nil }
             return cap.map { clampUTF8(value, maxBytes: Int($0)) } ?? value
         }
         notification.title = text(.title, cap: configuration.titleMaxLength)

@@ -27,9 +27,19 @@ import BluetoothCore
 ///    `disconnected(now:)` forgets everything. UIDs never outlive their session.
 public final class ANCSClient {
     public let connection: ConnectionHandle
-    public var configuration: ANCSConfiguration
+    public var configuration: ANCSConfiguration {
+        didSet { requestShapes.removeAll() }
+    }
     /// Display names learned so far; persist it on `.appNameLearned`.
-    public internal(set) var appNames: AppNameCache
+    public internal(set) var appNames: AppNameCache {
+        didSet { namedApp = nil }
+    }
+    /// The app whose name `name(of:)` looked up last, and that name (nil
+    /// when unknown), while `appNames` is unchanged: each notification asks
+    /// for its app's name three times, and hashing the identifier cost
+    /// some 400 instructions a time; navigation is one app after another.
+    private var namedApp: AppIdentifier?
+    private var namedAppName: String?
     /// True while the phone is expected to keep updating a notification (a
     /// navigation instruction that changed in this session is on screen): a
     /// Notification Source silent for `silenceThresholdMilliseconds` is then
@@ -116,6 +126,8 @@ public final class ANCSClient {
     /// bring goes before the requests queued behind it.
     var verdictPending: NotificationUID?
     var serial = 0
+    /// The GetNotificationAttributes shapes made so far (`requestShape`).
+    var requestShapes: [RequestShape] = []
     var appNameFailures: Set<AppIdentifier> = []
 
     // Liveness.
@@ -613,4 +625,13 @@ public final class ANCSClient {
     }
 
     func emit(_ action: ANCSAction) { actions.append(action) }
+
+    /// `appNames.name(for:)`, remembered for the app asked about last.
+    func name(of app: AppIdentifier) -> String? {
+        if let namedApp, namedApp == app { return namedAppName }
+        let name = appNames.name(for: app)
+        namedApp = app
+        namedAppName = name
+        return name
+    }
 }

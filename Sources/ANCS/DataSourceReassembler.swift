@@ -26,13 +26,24 @@ public struct DataSourceExpectation: Equatable {
 
     /// The bytes every response starts with: the CommandID, then the
     /// NotificationUID (u32) or the NUL-terminated AppIdentifier.
-    public var header: [UInt8]
+    public var header: [UInt8] {
+        get { Array(headerBytes) }
+        set { headerBytes = newValue[...] }
+    }
+    /// The header where it lies: for the client's requests, the first
+    /// bytes of the command written (no array of its own per request).
+    var headerBytes: ArraySlice<UInt8>
     /// The attributes the request asked for. The phone may send them in any
     /// order, but each exactly once.
     public var attributes: [Attribute]
 
     public init(header: [UInt8], attributes: [Attribute]) {
-        self.header = header
+        headerBytes = header[...]
+        self.attributes = attributes
+    }
+
+    init(headerBytes header: ArraySlice<UInt8>, attributes: [Attribute]) {
+        headerBytes = header
         self.attributes = attributes
     }
 }
@@ -41,11 +52,24 @@ public struct DataSourceExpectation: Equatable {
 public struct DataSourceResponse: Equatable {
     public struct Attribute: Equatable {
         public var id: UInt8
-        public var value: [UInt8]
+        /// The value where it lies: in the Data Source fragment it came in
+        /// (the usual case, no copy of its own) or in the bytes joined from
+        /// several.
+        var bytes: ArraySlice<UInt8>
+
+        public var value: [UInt8] {
+            get { Array(bytes) }
+            set { bytes = newValue[...] }
+        }
 
         public init(id: UInt8, value: [UInt8]) {
             self.id = id
-            self.value = value
+            bytes = value[...]
+        }
+
+        init(id: UInt8, bytes: ArraySlice<UInt8>) {
+            self.id = id
+            self.bytes = bytes
         }
     }
 
@@ -57,8 +81,19 @@ public struct DataSourceResponse: Equatable {
     }
 
     public func value(of id: UInt8) -> [UInt8]? {
-        for attribute in attributes where attribute.id == id { return attribute.value }
+        bytes(of: id).map { Array($0) }
+    }
+
+    /// The value of `id` where it lies.
+    func bytes(of id: UInt8) -> ArraySlice<UInt8>? {
+        for attribute in attributes where attribute.id == id { return attribute.bytes }
         return nil
+    }
+
+    /// The value of `id` as text (bad UTF-8 as U+FFFD), decoded straight
+    /// from where it lies.
+    func text(of id: UInt8) -> String? {
+        bytes(of: id).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The bytes a phone sends as this answer to `command`, before it is
@@ -69,7 +104,7 @@ public struct DataSourceResponse: Equatable {
         for attribute in attributes {
             writer.u8(attribute.id)
             writer.u16(UInt16(truncatingIfNeeded: attribute.value.count))
-            writer.append(attribute.value)
+            writer.append(attribute.bytes)
         }
         return writer.bytes
     }
@@ -124,7 +159,7 @@ public struct DataSourceReassembler {
 
     /// Takes one Data Source notification.
     public mutating func feed(_ fragment: [UInt8]) -> DataSourceProgress {
-        guard stage != .finished else { return .discarded(reason: "the response is already complete") }
+        if case .finished = stage { return .discarded(reason: "the response is already complete") }
         let startedInside = isInsideResponse
         let result = consume(fragment[...])
         if case .discarded = result, startedInside {
@@ -168,13 +203,13 @@ public struct DataSourceReassembler {
                     partValue.append(contentsOf: part)
                     stage = .value(id: id, remaining: remaining - available)
                 } else if partValue.isEmpty {
-                    // The whole value in this fragment (the usual case):
-                    // copied once, straight into the response.
-                    received.append(DataSourceResponse.Attribute(id: id, value: Array(part)))
+                    // The whole value in this fragment (the usual case): the
+                    // response keeps it where it lies, no copy.
+                    received.append(DataSourceResponse.Attribute(id: id, bytes: part))
                     stage = .attributeID
                 } else {
                     partValue.append(contentsOf: part)
-                    received.append(DataSourceResponse.Attribute(id: id, value: partValue))
+                    received.append(DataSourceResponse.Attribute(id: id, bytes: partValue[...]))
                     // The response keeps this buffer: the next value starts a
                     // new one (clearing a shared buffer copies it first).
                     partValue = []
@@ -186,10 +221,22 @@ public struct DataSourceReassembler {
             index += 1
             switch stage {
             case .header(let matched):
-                guard byte == expectation.header[matched] else {
+                let header = expectation.headerBytes
+                guard byte == header[header.startIndex + matched] else {
                     return .discarded(reason: headerMismatch(at: matched, byte: byte))
                 }
-                stage = matched + 1 == expectation.header.count ? .attributeID : .header(matched: matched + 1)
+                // The rest of the header, as far as this fragment holds it,
+                // in one loop rather than a pass of the state machine a byte.
+                var next = matched + 1
+                while next < header.count && index < fragment.endIndex {
+                    let b = fragment[index]
+                    index += 1
+                    guard b == header[header.startIndex + next] else {
+                        return .discarded(reason: headerMismatch(at: next, byte: b))
+                    }
+                    next += 1
+                }
+                stage = next == header.count ? .attributeID : .header(matched: next)
             case .attributeID:
                 guard expectation.attributes.contains(where: { $0.id == byte }) else {
                     return .malformed(reason: "attribute \(byte) was not asked for")
@@ -222,7 +269,9 @@ public struct DataSourceReassembler {
 
     /// Every requested attribute is in and no attribute is half read.
     private var isCompleteNow: Bool {
-        stage == .attributeID && received.count == expectation.attributes.count
+        // Matched, not compared: asked once a byte.
+        guard case .attributeID = stage else { return false }
+        return received.count == expectation.attributes.count
     }
 
     private func headerMismatch(at position: Int, byte: UInt8) -> String {
@@ -232,7 +281,7 @@ public struct DataSourceReassembler {
             }
             return "starts with byte 0x\(hex(byte, digits: 2)), not the pending command"
         }
-        if expectation.header.first == CommandID.getNotificationAttributes.rawValue {
+        if expectation.headerBytes.first == CommandID.getNotificationAttributes.rawValue {
             return "a response for another NotificationUID"
         }
         return "a response for another app"

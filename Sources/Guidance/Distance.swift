@@ -90,7 +90,11 @@ public struct Distance: Equatable {
         // Words are tried longest first, so "m" comes late: the first byte
         // rules most of them out before a comparison.
         let first = b[k]
-        for w in UnitWord.all where w.bytes.first == first {
+        // The first bytes are tested in a flat array of their own: walking
+        // the words themselves retained and released each word's bytes.
+        let all = UnitWord.all, firsts = UnitWord.firstBytes
+        for i in firsts.indices where firsts[i] == first {
+            let w = all[i]
             let n = w.bytes.count
             guard k + n <= b.count, same(b, k, w.bytes) else { continue }
             if !w.runsOn && k + n < b.count && !isWordEnd(b, k + n) { continue }

@@ -74,4 +74,7 @@ struct UnitWord {
         out.sort { $0.bytes.count > $1.bytes.count }
         return out
     }()
+
+    /// The first byte of each word of `all`, in the same order (0 for none).
+    static let firstBytes: [UInt8] = all.map { $0.bytes.first ?? 0 }
 }
