@@ -89,7 +89,8 @@ public final class HeadUnitCore {
         self.host = host
         self.random = random
         ghostDrop = GhostDropChannel(random: random,
-                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropIncoming))
+                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropWritten))
+        ghostDrop.stateFreeBytes = stored.stateFreeBytes
         clock = CoreClock(now)
         startedAt = now
         notifications = NotificationModel(filter: settings.filter)
