@@ -6,7 +6,7 @@ a USB stick with `update PATH`, booted on trial and marked good; over
 GhostDrop from the simulated phone: a bundle with a bad signature refused
 with nothing written, and a transfer cut by a reboot resumed after it
 (`image/update-test --ghostdrop-install` sends the good bundle instead,
-which is then installed, booted and marked good: about 35 minutes over
+which is then installed, booted and marked good: 15 to 35 minutes over
 the emulated UART, so not here).
 
     image/build --board qemu-virt
