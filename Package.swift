@@ -113,14 +113,14 @@ let package = Package(
                                                "DisplaySettings"]),
         // The head unit without I/O (sans-I/O): the layers wired, one PhoneLink per connection.
         .target(name: "HeadUnitCore", dependencies: ["BluetoothCore", "HCI", "L2CAP", "ATT", "GATT", "SMP", "NavigationNotifier", "ANCS", "AMS",
-                                               "Notifications", "ScreenValues", "Console", "Input", "NotifBridge", "GhostDrop"]),
+                                               "Notifications", "ScreenValues", "Console", "Input", "NotifBridge", "GhostDrop", "Update"]),
         // A/B updates (sans-I/O): the signed bundle's header, manifest, Ed25519
         // signature and streamed SHA-256 checks (docs/UPDATES.md).
         .target(name: "Update", dependencies: ["CCrypto"], linkerSettings: staticCrypto),
         // The program: the core's I/O shell (loop, transport, files, display, console, input).
         .target(name: "App", dependencies: ["BluetoothCore", "HCI", "SMP", "NavigationNotifier", "ANCS", "AMS", "Notifications",
                                       "Graphics", "Screens", "ScreenValues", "DisplaySettings", "Display", "Config", "Console", "Input", "Platform", "Drivers", "HeadUnitCore", "HPKE", "Guidance",
-                                      "NotifBridge", "Update", "CLinux"]),
+                                      "NotifBridge", "GhostDrop", "Update", "CLinux"]),
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library, and laid out for
         // a small resident set (`headunitReleaseLinking`, BENCHMARKS.md).
@@ -181,10 +181,10 @@ let package = Package(
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "ANCS", "BluetoothCore", "HeadUnitCore", "ScriptedPeers", "SMP"]),
         .testTarget(name: "AppTests", dependencies: ["App", "HeadUnitCore", "BluetoothCore", "Notifications", "ANCS", "SMP",
                                                   "Config", "Console", "Drivers", "Graphics", "HCI", "NavigationNotifier",
-                                                  "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing"]),
+                                                  "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing", "GhostDrop"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
                                                          "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
-                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture", "Console"]),
+                                                         "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture", "Console", "Update"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON", "GhostDropFixture"], exclude: ["Fixtures"]),
         .testTarget(name: "UpdateTests", dependencies: ["Update", "CCrypto"]),

@@ -1,27 +1,58 @@
 import BluetoothCore
 import CLinux
+import GhostDrop
 import HeadUnitCore
 import Platform
 
 /// The file a GhostDrop transfer brings, under the state directory:
 /// `ghostdrop-incoming` while it arrives, `ghostdrop-resume` saying how much
 /// of it is confirmed (written after the bytes, atomically), and
-/// `received-NAME` once whole and checked.
+/// `received-NAME` once whole and checked, then handed on (`ReceivedFile`).
 struct GhostDropStore {
     static let incoming = "ghostdrop-incoming"
     static let resume = "ghostdrop-resume"
-    /// What is read back at start to resume: larger incoming files start over.
-    static let maxResumedBytes = 16 * 1024 * 1024
+    /// How much of the incoming file is read at a time to rebuild its SHA-256.
+    static let readChunk = 64 * 1024
 
     let files: any StateStorage
 
-    /// What a restart resumes from: the resume state and the bytes it covers.
-    func load() -> (resume: [UInt8]?, incoming: [UInt8]?) {
+    /// What a restart resumes from: the resume state and the SHA-256 of the
+    /// bytes it says are written, read from the incoming file in 64 KiB
+    /// chunks (a bundle of 30 MiB is never held whole). Nil digest: the
+    /// file is missing or shorter than the state says (the core starts over).
+    func load() -> (resume: [UInt8]?, written: GhostDigest?) {
         guard let resume = files.read(GhostDropStore.resume) else { return (nil, nil) }
-        return (resume, files.read(GhostDropStore.incoming, limit: GhostDropStore.maxResumedBytes))
+        guard let state = try? GhostResumeState(decoding: resume) else { return (resume, nil) }
+        return (resume, digest(ofFirst: state.writtenBytes))
     }
 
-    func apply(_ op: GhostDropFileOp) {
+    /// SHA-256 of the incoming file's first `count` bytes; nil if it has fewer.
+    func digest(ofFirst count: Int64) -> GhostDigest? {
+        let path = files.path(GhostDropStore.incoming)
+        let fd = nn_open(path, O_RDONLY | O_CLOEXEC, 0)
+        guard fd >= 0 else { return nil }
+        defer { FileDescriptor.close(fd) }
+        let digest = GhostDigest()
+        while digest.byteCount < count {
+            let want = Int(min(Int64(GhostDropStore.readChunk), count - digest.byteCount))
+            guard let chunk = try? FileDescriptor.read(fd, max: want), !chunk.isEmpty else {
+                Log.warning("ghostdrop", "\(path) holds \(digest.byteCount) of the \(count) bytes its resume state covers")
+                return nil
+            }
+            digest.update(chunk)
+        }
+        return digest
+    }
+
+    /// Free bytes on the state partition (nil when statvfs cannot tell).
+    func freeBytes() -> Int64? {
+        let free = nn_free_bytes(files.directory)
+        return free < 0 ? nil : Int64(free)
+    }
+
+    /// A line for the console when a received file was handed on.
+    @discardableResult
+    func apply(_ op: GhostDropFileOp) -> String? {
         switch op {
         case .begin(let length):
             withIncoming(O_WRONLY | O_CREAT | O_CLOEXEC) { fd in ftruncate(fd, off_t(length)) == 0 }
@@ -44,12 +75,15 @@ struct GhostDropStore {
                 Log.error("ghostdrop", "could not keep the received file as \(files.path(kept)) (errno \(nn_errno()))")
             } else {
                 Log.info("ghostdrop", "received \(files.path(kept))")
+                try? files.remove(GhostDropStore.resume)
+                return ReceivedFile(path: files.path(kept), name: name).handOn()
             }
             try? files.remove(GhostDropStore.resume)
         case .discard:
             try? files.remove(GhostDropStore.incoming)
             try? files.remove(GhostDropStore.resume)
         }
+        return nil
     }
 
     private func withIncoming(_ flags: Int32, _ body: (Int32) -> Bool) {

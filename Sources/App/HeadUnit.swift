@@ -136,7 +136,8 @@ final class HeadUnit {
                                  notifBridgeKeys: files.read(HeadUnit.notifBridgeKeyFile),
                                  identityAddress: configuration.phones.advertises ? bonds.identityAddress() : nil)
         stored.clientStates = bonds.clientStates()
-        (stored.ghostDropResume, stored.ghostDropIncoming) = GhostDropStore(files: files).load()
+        (stored.ghostDropResume, stored.ghostDropWritten) = GhostDropStore(files: files).load()
+        stored.stateFreeBytes = GhostDropStore(files: files).freeBytes()
         let settings = CoreSettings(pairing: configuration.pairing, ancs: configuration.ancs(), filter: configuration.filter,
                                     deviceName: configuration.deviceName, screenLocale: configuration.screenLocale,
                                     notifBridge: configuration.notifBridge,
@@ -279,7 +280,10 @@ final class HeadUnit {
             let stored = (try? stateFiles.write(HeadUnit.notifBridgeKeyFile, bytes)) != nil
             keysStored.append(stored)
         case .ghostDrop(let op):
-            GhostDropStore(files: stateFiles).apply(op)
+            let store = GhostDropStore(files: stateFiles)
+            if let line = store.apply(op) { console?.say(line) }
+            // What GhostDrop's next offer is measured against.
+            if case .append = op {} else { core.stateFreeBytes(store.freeBytes()) }
         }
     }
 

@@ -26,6 +26,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/random.h>
@@ -85,8 +86,9 @@ static inline FILE *nn_stdout(void) { return stdout; }
    session, reparented to init (so nobody has to reap it), with stdin, stdout
    and stderr on /dev/null and no other descriptor of the caller (the
    watchdog device above all: a child holding it open would keep the next
-   firmware from opening it). 0 when started, -1 when fork failed. */
-static inline int nn_spawn_detached(const char *path, const char *argument) {
+   firmware from opening it). `second`: a further argument, or NULL.
+   0 when started, -1 when fork failed. */
+static inline int nn_spawn_detached(const char *path, const char *argument, const char *second) {
     pid_t child = fork();
     if (child < 0) return -1;
     if (child == 0) {
@@ -95,13 +97,21 @@ static inline int nn_spawn_detached(const char *path, const char *argument) {
             int null = open("/dev/null", O_RDWR);
             if (null >= 0) { dup2(null, 0); dup2(null, 1); dup2(null, 2); }
             for (int fd = 3; fd < 4096; fd++) close(fd);
-            execl(path, path, argument, (char *)0);
+            execl(path, path, argument, second, (char *)0);
         }
         _exit(0);
     }
     int status;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
     return 0;
+}
+
+/* Bytes an unprivileged writer may still use on the filesystem holding
+   `path` (statvfs: f_bavail blocks of f_frsize); -1 when it cannot tell. */
+static inline long long nn_free_bytes(const char *path) {
+    struct statvfs s;
+    if (statvfs(path, &s) != 0) return -1;
+    return (long long)s.f_bavail * (long long)s.f_frsize;
 }
 
 // evdev ioctls (linux/input.h). Their request numbers are function-like

@@ -21,6 +21,16 @@ public final class GhostDigest {
         byteCount += Int64(bytes.count)
     }
 
+    /// Another digest that goes on from where this one stands (libcrypto's
+    /// context copied): a transfer resumed continues from the bytes already
+    /// hashed, without reading them again.
+    public func copy() -> GhostDigest {
+        let other = GhostDigest()
+        guard EVP_MD_CTX_copy_ex(other.context, context) == 1 else { fatalError("libcrypto SHA-256 copy failed") }
+        other.byteCount = byteCount
+        return other
+    }
+
     /// The digest of everything fed; the context starts over afterwards.
     public func finish() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)

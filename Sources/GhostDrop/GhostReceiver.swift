@@ -99,6 +99,17 @@ public final class GhostReceiver {
         digest.update(bytes)
     }
 
+    /// The same as `restoreWrittenBytes`, from a digest the shell fed the
+    /// written bytes to in chunks (or the previous session's
+    /// `writtenDigest`): the file need not be held in memory.
+    public func restoreWritten(digest written: GhostDigest) {
+        digest = written.copy()
+    }
+
+    /// The SHA-256 state of the bytes written so far (`write` events), for
+    /// the next session to resume from (a copy: this one goes on).
+    public var writtenDigest: GhostDigest { digest.copy() }
+
     /// Bytes from the channel (an L2CAP SDU, or anything cut from the stream).
     public func receive(_ bytes: [UInt8], now: Instant) {
         guard phase != .done else { return }

@@ -2,6 +2,7 @@ import BluetoothCore
 import GhostDrop
 import L2CAP
 import SMP
+import Update
 
 /// Where GhostDrop's L2CAP channel meets the core: the SPSM the head unit
 /// publishes for it (a dynamic one, encryption required, as the GhostDrop
@@ -30,6 +31,10 @@ public struct GhostDropChannel {
         var awaitingAnswer = false
         /// Its session may touch the kept file (a refused sender's may not).
         var keepsFile = true
+        /// What the file offered is, once accepted at `incoming`.
+        var kind: GhostDropFileKind?
+        /// A bundle's first bytes, until its header is checked.
+        var header: [UInt8] = []
     }
 
     /// The SPSM GhostDrop's capabilities carry; nil if none was free.
@@ -51,6 +56,9 @@ public struct GhostDropChannel {
     /// What each receiving session draws its key and nonce from: the
     /// core's source (a test may give the draws a recorded transfer used).
     var random: RandomSource
+    /// Free bytes on the state partition, as the shell last measured them
+    /// (nil: not known; sizes are then checked against the caps only).
+    var stateFreeBytes: Int64?
 
     init(random: RandomSource, partial: GhostDropPartial) {
         self.random = random
@@ -84,19 +92,19 @@ public struct GhostDropChannel {
         Log.warning("ghostdrop", "\(carrier): \(refusal)")
         channels.append(Open(carrier: carrier, receiver: GhostReceiver(random: random), keepsFile: false))
         channels[channels.count - 1].receiver.cancel(reason: refusal, now: now)
-        drain(channels.count - 1)
+        drain(channels.count - 1, now: now)
     }
 
-    mutating func closed(_ channel: ChannelEndpoint, _ why: ChannelClosure) {
+    mutating func closed(_ channel: ChannelEndpoint, _ why: ChannelClosure, now: Instant) {
         Log.info("ghostdrop", "\(channel) closed: \(why)")
-        end(.channel(channel))
+        end(.channel(channel), now: now)
     }
 
     /// The session on `carrier` is over (its channel or link is gone).
-    mutating func end(_ carrier: GhostDropCarrier.Key) {
+    mutating func end(_ carrier: GhostDropCarrier.Key, now: Instant) {
         guard let index = channels.firstIndex(where: { $0.carrier.key == carrier }) else { return }
         channels[index].receiver.handleDisconnect()
-        drain(index)
+        drain(index, now: now)
         channels.remove(at: index)
     }
 
@@ -110,7 +118,7 @@ public struct GhostDropChannel {
         }
         Log.info("ghostdrop", "SDU \(sdusReceived) of \(sdu.bytes.count) bytes on \(sdu.channel) (\(bytesReceived) bytes in all)")
         channels[index].receiver.receive(sdu.bytes, now: now)
-        drain(index)
+        drain(index, now: now)
     }
 
     /// The driver's answer to the code shown ("Codes match" or "Cancel");
@@ -123,7 +131,7 @@ public struct GhostDropChannel {
         } else {
             channels[index].receiver.reject(now: now)
         }
-        drain(index)
+        drain(index, now: now)
         return true
     }
 
@@ -133,7 +141,7 @@ public struct GhostDropChannel {
         guard let index = channels.lastIndex(where: { !$0.receiver.isFinished }) else { return false }
         channels[index].awaitingAnswer = false
         channels[index].receiver.cancel(reason: "Cancelled on the head unit", now: now)
-        drain(index)
+        drain(index, now: now)
         return true
     }
 
@@ -147,23 +155,19 @@ public struct GhostDropChannel {
         for index in channels.indices {
             guard let due = channels[index].receiver.nextDeadline, due <= now else { continue }
             channels[index].receiver.handleTimeout(now: now)
-            drain(index)
+            drain(index, now: now)
         }
     }
 
-    /// The receiver's frames to the sender, its events to the reports.
-    mutating func drain(_ index: Int) {
-        let open = channels[index]
-        while let frame = open.receiver.pollFrame() {
-            switch open.carrier {
-            case .channel(let channel, _): send(frame, on: channel)
-            case .gatt(let handle): gattOutgoing.append((handle, frame))
-            }
-        }
+    /// The receiver's frames to the sender, its events to the reports; a
+    /// file refused on the way is cancelled, which gives more of both.
+    mutating func drain(_ index: Int, now: Instant) {
+        let receiver = channels[index].receiver
         // A file completed or a session that leaves nothing to resume: the
         // receiver's last resume state is void.
         var void = false
-        while let event = open.receiver.pollEvent() {
+        sendFrames(of: index)
+        while let event = receiver.pollEvent() {
             switch event {
             case .showCode: channels[index].awaitingAnswer = true
             case .verified: channels[index].awaitingAnswer = false
@@ -171,12 +175,78 @@ public struct GhostDropChannel {
             case .ended(let end):
                 channels[index].awaitingAnswer = false
                 void = void || !end.resumable
+            case let .incoming(metadata, startOffset):
+                if let refusal = accept(index, metadata, startOffset: startOffset) {
+                    // The offer is logged; nothing of it is written.
+                    if let report = GhostDropReport(event) { reports.append(report) }
+                    refuse(index, refusal, now: now)
+                    continue
+                }
+            case .write(let offset, let bytes):
+                if let refusal = checkHeader(index, offset: offset, bytes) {
+                    refuse(index, refusal, now: now)
+                    continue
+                }
             default: break
             }
-            if open.keepsFile { partial.track(event, &fileOps) }
+            if channels[index].keepsFile { partial.track(event, &fileOps) }
             if let report = GhostDropReport(event) { reports.append(report) }
         }
-        if open.keepsFile && !void { partial.keep(open.receiver.resumeState, final: open.receiver.isFinished, &fileOps) }
+        // A refusal's cancel.
+        sendFrames(of: index)
+        guard channels[index].keepsFile && !void else { return }
+        partial.keep(receiver.resumeState, final: receiver.isFinished, &fileOps)
+        // The session is over and may be resumed: the next one goes on from
+        // the SHA-256 of what this one wrote.
+        if receiver.isFinished, let state = receiver.resumeState, partial.resume == state { partial.written = receiver.writtenDigest }
+    }
+
+    /// The receiver's frames, to its channel or, over GATT, to be notified.
+    private mutating func sendFrames(of index: Int) {
+        let open = channels[index]
+        while let frame = open.receiver.pollFrame() {
+            switch open.carrier {
+            case .channel(let channel, _): send(frame, on: channel)
+            case .gatt(let handle): gattOutgoing.append((handle, frame))
+            }
+        }
+    }
+
+    /// `incoming`: the file's kind, or why it is refused (name, size, free space).
+    private mutating func accept(_ index: Int, _ metadata: GhostFileMetadata, startOffset: Int64) -> GhostDropRefusal? {
+        switch GhostDropFileKind.decide(metadata, startOffset: startOffset, freeBytes: stateFreeBytes) {
+        case .success(let kind):
+            Log.info("ghostdrop", "accepting \(metadata.filename) (\(metadata.size) bytes) as \(kind == .updateBundle ? "an update bundle" : "headunit.conf")")
+            channels[index].kind = kind
+            channels[index].header = []
+            return nil
+        case .failure(let refusal):
+            return refusal
+        }
+    }
+
+    /// A bundle's header, as soon as its first 16 bytes are here (a resumed
+    /// transfer's was checked when it arrived).
+    private mutating func checkHeader(_ index: Int, offset: Int64, _ bytes: [UInt8]) -> GhostDropRefusal? {
+        guard channels[index].kind == .updateBundle, offset < Int64(BundleHeader.size) else { return nil }
+        channels[index].header += bytes.prefix(BundleHeader.size - channels[index].header.count)
+        guard channels[index].header.count == BundleHeader.size else { return nil }
+        return GhostDropFileKind.bundleHeaderRefusal(channels[index].header)
+    }
+
+    /// Cancels the session with the reason the phone shows, and drops what
+    /// it wrote; a transfer kept from before is left alone unless this one
+    /// already replaced it.
+    private mutating func refuse(_ index: Int, _ refusal: GhostDropRefusal, now: Instant) {
+        Log.warning("ghostdrop", "refused: \(refusal.reason)")
+        if channels[index].kind != nil {
+            // This session had begun the incoming file: nothing of it stays.
+            partial = GhostDropPartial(resume: nil, written: nil)
+            fileOps.append(.discard)
+        }
+        channels[index].keepsFile = false
+        channels[index].kind = nil
+        channels[index].receiver.cancel(reason: refusal.reason, now: now)
     }
 
     /// Bytes for the sender on `channel`, cut into SDUs it takes.

@@ -37,26 +37,31 @@ public enum GhostDropFileOp: Equatable {
 }
 
 /// What a transfer broken off leaves for the next session (a new channel,
-/// or the head unit started again): the resume state and the bytes it
-/// says are written, which the next receiver's SHA-256 must cover.
+/// or the head unit started again): the resume state and the SHA-256 state
+/// of the bytes it says are written, from which the next receiver's digest
+/// goes on. The bytes themselves stay on disk: memory does not grow with
+/// the file.
 struct GhostDropPartial {
     var resume: GhostResumeState?
-    /// The incoming file's bytes (held while a transfer runs or waits to
-    /// resume: the receiver's digest is rebuilt from them).
-    var written: [UInt8] = []
+    /// SHA-256 of the incoming file's first `resume.writtenBytes` bytes.
+    var written = GhostDigest()
+    /// A session began the incoming file since: it is to delete even
+    /// before its first resume state.
+    var begun = false
 
-    /// The kept files, as the shell read them at start; nil or
+    /// The kept files, as the shell read them at start (the resume state,
+    /// and the digest of the bytes it says are written); nil or
     /// inconsistent ones start over (with a log line).
-    init(resume: [UInt8]?, written: [UInt8]?) {
+    init(resume: [UInt8]?, written: GhostDigest?) {
         guard let resume else { return }
         do {
             let state = try GhostResumeState(decoding: resume)
-            guard let written, Int64(written.count) >= state.writtenBytes else {
+            guard let written, written.byteCount == state.writtenBytes else {
                 Log.warning("ghostdrop", "the incoming file is shorter than its resume state says; the transfer starts over")
                 return
             }
             self.resume = state
-            self.written = Array(written.prefix(Int(state.writtenBytes)))
+            self.written = written
         } catch {
             Log.warning("ghostdrop", "unreadable resume state (\(error)); the transfer starts over")
         }
@@ -65,25 +70,23 @@ struct GhostDropPartial {
     /// A receiver for a new session, continuing from what is kept.
     func receiver(random: RandomSource) -> GhostReceiver {
         let receiver = GhostReceiver(random: random, resume: resume)
-        if resume != nil { receiver.restoreWrittenBytes(written) }
+        if resume != nil { receiver.restoreWritten(digest: written) }
         return receiver
     }
 
-    /// One event of the receiver, and its resume state after it: what the
-    /// shell must write, in order.
+    /// One event of the receiver: what the shell must write, in order.
     mutating func track(_ event: GhostReceiverEvent, _ ops: inout FIFO<GhostDropFileOp>) {
         switch event {
         case .incoming(_, let startOffset):
-            written = Array(written.prefix(Int(startOffset)))
+            begun = true
             ops.append(.begin(length: startOffset))
         case .write(_, let bytes):
-            written += bytes
             ops.append(.append(bytes))
         case .completed(let metadata):
             self = GhostDropPartial(resume: nil, written: nil)
             ops.append(.completed(name: GhostDropFileOp.safeName(metadata.filename)))
         case .ended(let end) where !end.resumable:
-            guard resume != nil || !written.isEmpty else { return }
+            guard resume != nil || begun || written.byteCount > 0 else { return }
             self = GhostDropPartial(resume: nil, written: nil)
             ops.append(.discard)
         default:

@@ -95,7 +95,7 @@ extension GhostDropChannel {
     mutating func gattReceived(_ frame: [UInt8], on handle: ConnectionHandle, refusal: String?, now: Instant) {
         bytesReceived += frame.count
         let hello = frame.count > 5 && frame[5] == GhostFrameKind.hello.rawValue
-        if hello { end(.gatt(handle)) }
+        if hello { end(.gatt(handle), now: now) }
         var index = channels.firstIndex(where: { $0.carrier.key == .gatt(handle) })
         if index == nil {
             Log.info("ghostdrop", "a sender on \(handle) started over GATT")
@@ -106,7 +106,7 @@ extension GhostDropChannel {
         }
         guard let index else { return }
         channels[index].receiver.receive(frame, now: now)
-        drain(index)
+        drain(index, now: now)
     }
 
     /// A value on link `handle` that is no GhostDrop fragment: its session
@@ -115,6 +115,6 @@ extension GhostDropChannel {
         guard let index = channels.firstIndex(where: { $0.carrier.key == .gatt(handle) }),
               !channels[index].receiver.isFinished else { return }
         channels[index].receiver.cancel(reason: reason, now: now)
-        drain(index)
+        drain(index, now: now)
     }
 }

@@ -25,7 +25,7 @@ extension HeadUnitCore {
             case .received(let sdu):
                 if sdu.channel.spsm == ghostDrop.spsm { ghostDrop.received(sdu, now: clock.now) }
             case let .closed(channel, why):
-                if channel.spsm == ghostDrop.spsm { ghostDrop.closed(channel, why) }
+                if channel.spsm == ghostDrop.spsm { ghostDrop.closed(channel, why, now: clock.now) }
             }
         }
         while let report = ghostDrop.reports.popFirst() {

@@ -25,4 +25,11 @@ extension HeadUnitCore {
         pump()
         return cancelled
     }
+
+    /// The state partition's free bytes, as the shell measured them after
+    /// a file of GhostDrop's was begun, kept or deleted: an offered file
+    /// must fit with room to spare (`GhostDropFileKind.decide`).
+    public func stateFreeBytes(_ bytes: Int64?) {
+        ghostDrop.stateFreeBytes = bytes
+    }
 }

@@ -92,7 +92,8 @@ public final class HeadUnitCore {
         self.host = host
         self.random = random
         ghostDrop = GhostDropChannel(random: random,
-                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropIncoming))
+                                     partial: GhostDropPartial(resume: stored.ghostDropResume, written: stored.ghostDropWritten))
+        ghostDrop.stateFreeBytes = stored.stateFreeBytes
         clock = CoreClock(now)
         startedAt = now
         notifications = NotificationModel(filter: settings.filter)
@@ -281,7 +282,7 @@ public final class HeadUnitCore {
             gone.close(now: now)
         }
         notifBridgeLinkDown(gone)
-        ghostDrop.end(.gatt(handle))
+        ghostDrop.end(.gatt(handle), now: now)
         // What is shown came from the phone: a link that was not the phone
         // takes nothing with it.
         if gone?.isThePhone == true {

@@ -1,4 +1,5 @@
 import ANCS
+import GhostDrop
 import HCI
 import SMP
 
@@ -28,9 +29,14 @@ public struct StoredState {
     /// same as `bonds`). Decoded and checked by the core.
     public var clientStates: [String: [UInt8]] = [:]
     /// A GhostDrop transfer broken off: its resume state file and the
-    /// incoming file's bytes (`StateWrite.ghostDrop`); nil when none.
+    /// SHA-256 of the incoming file's bytes that state says are written
+    /// (the shell feeds them from disk in chunks; `StateWrite.ghostDrop`);
+    /// nil when none.
     public var ghostDropResume: [UInt8]?
-    public var ghostDropIncoming: [UInt8]?
+    public var ghostDropWritten: GhostDigest?
+    /// Free bytes on the state partition at start (GhostDrop's free-space
+    /// check; `HeadUnitCore.stateFreeBytes(_:)` updates it); nil: unknown.
+    public var stateFreeBytes: Int64?
 
     public init(clientName: String, rememberedServer: String? = nil, bonds: [String: BondRecord] = [:],
                 localIRK: IdentityResolvingKey? = nil, appNames: AppNameCache = AppNameCache(),

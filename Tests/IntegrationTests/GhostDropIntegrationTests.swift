@@ -35,6 +35,58 @@ import Testing
         // The phone's pattern: byte i is i * 7 mod 256.
         #expect(Array(received) == (0..<1500).map { UInt8(truncatingIfNeeded: $0 * 7) })
         #expect(!FileManager.default.fileExists(atPath: unit.stateDirectory.appendingPathComponent("ghostdrop-resume").path))
+        // The pattern is no configuration: parsed, refused, not applied.
+        #expect(unit.console.find(timeout: 10) { $0.hasPrefix("config: refused ") && $0.hasSuffix("not applied, the configuration in use stays") } != nil)
+    }
+
+    /// One transfer from the paired phone, the code confirmed on the
+    /// console: how it ended on the phone.
+    func send(_ phone: PhoneSimulator, _ unit: RunningHeadUnit, spsm: Int, _ arguments: [String: Any]) throws -> [String: Any]? {
+        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm].merging(arguments) { $1 })
+        #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        unit.type("confirm")
+        return phone.waitFor("ghostdrop_done", timeout: 60) { $0["phone"] as? String == "anna" }
+    }
+
+    /// Only update bundles and headunit.conf are taken: anything else is
+    /// refused when it is offered, a `.hubundle` that is none when its
+    /// header arrives, each with the reason the phone shows and nothing
+    /// left in the state directory; what is taken is handed on (off the
+    /// image there is no installer, which the console says).
+    @Test func onlyBundlesAndAValidHeadunitConfAreTakenAndHandedOn() throws {
+        let (phone, unit, _) = try settings.pairedStockPhone("ghostdrop-accept")
+        defer { phone.stop(); unit.stop() }
+        let spsm = try channel.publishedSPSM(unit)
+        let state = unit.stateDirectory
+        func leftovers() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? []).filter { $0.hasPrefix("ghostdrop-") || $0.hasPrefix("received-") }.sorted()
+        }
+
+        let other = try send(phone, unit, spsm: spsm, ["size": 1500, "filename": "notes.txt"])
+        #expect(other?["completed"] as? Bool == false && other?["cancel_reason"] as? String == "only update bundles and headunit.conf are accepted",
+                "\(String(describing: other))")
+        #expect(leftovers() == [])
+
+        let junk = try send(phone, unit, spsm: spsm, ["size": 1500, "filename": "junk.hubundle"])
+        #expect((junk?["cancel_reason"] as? String)?.hasPrefix("Not an update bundle: not an update bundle") == true, "\(String(describing: junk))")
+        #expect(leftovers() == [])
+
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("ghostdrop-accept-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: files) }
+        let conf = files.appendingPathComponent("headunit.conf")
+        try Data("[display]\nrotation = 180\n".utf8).write(to: conf)
+        let sent = try send(phone, unit, spsm: spsm, ["path": conf.path])
+        #expect(sent?["completed"] as? Bool == true, "\(String(describing: sent))")
+        #expect(unit.console.find(timeout: 10) { $0.contains("received-headunit.conf is valid; this system has no configuration installer") } != nil)
+
+        // A bundle's header (the signature is the installer's to check).
+        let bundle = files.appendingPathComponent("next.hubundle")
+        try Data(Array("NNBUNDLE".utf8) + [1, 0, 0, 0, 100, 0, 0, 0] + [UInt8](repeating: 0x41, count: 3000)).write(to: bundle)
+        let bundled = try send(phone, unit, spsm: spsm, ["path": bundle.path])
+        #expect(bundled?["completed"] as? Bool == true, "\(String(describing: bundled))")
+        #expect(unit.console.find(timeout: 10) { $0.hasPrefix("update: this system has no installer") } != nil)
+        #expect(leftovers() == ["received-headunit.conf", "received-next.hubundle"])
     }
 
     /// The phone stops after three chunks (540 bytes); the head unit keeps

@@ -252,6 +252,10 @@ class GhostSender:
         elif key == 'resume':
             if payload['transferID'] == str(self.transfer_id).upper():
                 self.resume_from = min(payload['lastConfirmedSequence'] + 1, self.chunk_count)
+                # The receiver holds every chunk up to there: as good as a
+                # cumulative ack, so the window counts from the resume point.
+                if self.acked is None or self.acked < self.resume_from - 1:
+                    self.acked = self.resume_from - 1
         elif key == 'cancel':
             self.cancel_reason = payload['reason']
         elif key == 'encrypted':

@@ -4,7 +4,9 @@ channel (phone/ghostdrop_l2cap.py), for the head unit's integration tests.
 - `ghostdrop_send` (`phone`, `psm`; optional `size` 1000, `filename`
   `headunit.conf`, `mime_type` `text/plain`, `accept` true, `timeout` 60):
   starts sending `size` bytes of a pattern (byte i = i * 7 mod 256) on the
-  phone's link and answers at once with `sha256` (hex) of them. The phone
+  phone's link and answers at once with `sha256` (hex) of them. `path`: send
+  that file's bytes instead (`filename` defaults to its name); `chunk_size`:
+  bytes per chunk (default the sender's, 180). The phone
   user's answer to the code is `accept`, given as soon as the code is known.
   `stop_after` N: close the channel after N chunks are acknowledged (an
   interrupted transfer). `again` true: send the phone's last file again
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 
 from .control import ControlError, _phone_name
 from .ghostdrop import GhostSender
@@ -48,11 +51,25 @@ def register(protocol) -> None:
         previous = last.get(phone.name) if arguments.get('again') else None
         if arguments.get('again') and previous is None:
             raise ControlError('no file was sent before')
-        data = previous.data if previous else pattern(int(arguments.get('size', 1000)))
-        sender = GhostSender(data, previous.filename if previous else str(arguments.get('filename', 'headunit.conf')),
+        path = arguments.get('path')
+        if previous:
+            data = previous.data
+        elif path is not None:
+            try:
+                with open(str(path), 'rb') as f:
+                    data = f.read()
+            except OSError as error:
+                raise ControlError(f'cannot read {path}: {error}')
+        else:
+            data = pattern(int(arguments.get('size', 1000)))
+        default_name = os.path.basename(str(path)) if path is not None else 'headunit.conf'
+        sender = GhostSender(data, previous.filename if previous else str(arguments.get('filename', default_name)),
                              previous.mime_type if previous else str(arguments.get('mime_type', 'text/plain')))
         if previous:
             sender.transfer_id = previous.transfer_id
+            sender.chunk_size = previous.chunk_size
+        elif arguments.get('chunk_size') is not None:
+            sender.chunk_size = int(arguments['chunk_size'])
         last[phone.name] = sender
         stop_after = arguments.get('stop_after')
         accept = bool(arguments.get('accept', True))
