@@ -218,10 +218,20 @@ let package = Package(
 // Each function in a section of its own, so that the linker can place the
 // functions a drive runs together (headunit.order) and drop the unused ones.
 // libcrypto is not autolinked in release builds: `staticCrypto` links it.
+//
+// No LLVM function merging on the host: where two functions with the same
+// body must keep their own addresses (protocol witnesses), the pass moves
+// the body into a new function without a symbol, which no order file can
+// name, so the ones the drive runs stayed scattered over the text, each
+// pulling in 64 KiB (BENCHMARKS.md, Memory). The firmware keeps the pass
+// (its size budget; its link folds identical code anyway).
+// A changed code generation flag alone does not rebuild an object whose IR
+// is unchanged: delete .build/*/release/*.build/*.o after changing one.
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-enforce-exclusivity=unchecked",
                       "-Xfrontend", "-function-sections",
                       "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "crypto"], .when(configuration: .release)),
+        .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"], .when(platforms: [.linux], configuration: .release)),
     ]
 }
