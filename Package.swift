@@ -48,8 +48,16 @@ let staticCrypto: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-l:libcrypto.a"]
 ///   position-independent program (one per pointer in Swift metadata) as
 ///   DT_RELR bitmaps instead of 24-byte RELA entries (0.5 MB), as the
 ///   firmware is linked (scripts/build-aarch64); glibc 2.36 reads them.
+/// - libstdc++ (the Swift runtime is C++) from its archive: the runtime's
+///   static-stdlib arguments name `-lstdc++` before any flag of ours, so
+///   `link/` comes first on the library path and its `libstdc++.so` is a
+///   linker script that names `libstdc++.a` (as glibc's libc.so names its
+///   parts). Only the objects the runtime calls into are linked, and the
+///   order file places the ones the drive runs with the rest; the shared
+///   library was 1.0 MB of the resident set.
 let headunitReleaseLinking: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-use-ld=lld",
+                  "-L", "\(Context.packageDirectory)/Sources/headunit/link",
                   "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/headunit/headunit.order",
                   "-Xlinker", "--no-warn-symbol-ordering",
                   "-Xlinker", "--no-export-dynamic",
@@ -124,7 +132,7 @@ let package = Package(
         // Release: the Swift runtime linked in statically, so only the parts
         // used are loaded instead of every runtime library, and laid out for
         // a small resident set (`headunitReleaseLinking`, BENCHMARKS.md).
-        .executableTarget(name: "headunit", dependencies: ["App", "Platform"], exclude: ["headunit.order"],
+        .executableTarget(name: "headunit", dependencies: ["App", "Platform"], exclude: ["headunit.order", "link"],
                           linkerSettings: headunitReleaseLinking),
 
         // What the core and the screen share, as plain values: the screen
@@ -210,10 +218,20 @@ let package = Package(
 // Each function in a section of its own, so that the linker can place the
 // functions a drive runs together (headunit.order) and drop the unused ones.
 // libcrypto is not autolinked in release builds: `staticCrypto` links it.
+//
+// No LLVM function merging on the host: where two functions with the same
+// body must keep their own addresses (protocol witnesses), the pass moves
+// the body into a new function without a symbol, which no order file can
+// name, so the ones the drive runs stayed scattered over the text, each
+// pulling in 64 KiB (BENCHMARKS.md, Memory). The firmware keeps the pass
+// (its size budget; its link folds identical code anyway).
+// A changed code generation flag alone does not rebuild an object whose IR
+// is unchanged: delete .build/*/release/*.build/*.o after changing one.
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-enforce-exclusivity=unchecked",
                       "-Xfrontend", "-function-sections",
                       "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "crypto"], .when(configuration: .release)),
+        .unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"], .when(platforms: [.linux], configuration: .release)),
     ]
 }
