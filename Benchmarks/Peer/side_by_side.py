@@ -34,6 +34,33 @@ TEXT_ATTRIBUTES = ["title", "subtitle", "message", "date"]
 # tests: it exercises reassembly. BENCH_ACL_SIZE overrides it, to compare.
 ACL_SIZE = int(os.environ.get("BENCH_ACL_SIZE", "251"))
 
+# BENCH_PIN=1 runs the simulated phone (this process: the simulator runs in
+# it) and the consumer on one CPU, as the syscall floor's requester and
+# responder run (Benchmarks/SyscallFloor: the scheduler keeps two processes
+# that wake each other on one core). Left to the scheduler, the busy
+# simulator and the consumer sit on the two cores, and every wake-up of one
+# by the other crosses cores: in this virtual machine that costs the floor's
+# loop three times as much (44 -> 123-160 µs per notification, 2026-11-27).
+PINNED = os.environ.get("BENCH_PIN") == "1"
+SHARED_CPU = max(os.sched_getaffinity(0))
+
+
+def pin_consumer():
+    if PINNED:
+        os.sched_setaffinity(0, {SHARED_CPU})
+
+
+class PhoneOnConsumerCPU:
+    """The simulator's process on the consumer's CPU while a consumer runs."""
+
+    def __enter__(self):
+        self.saved = os.sched_getaffinity(0)
+        if PINNED:
+            os.sched_setaffinity(0, {SHARED_CPU})
+
+    def __exit__(self, *exc):
+        os.sched_setaffinity(0, self.saved)
+
 
 class Failure(Exception):
     pass
@@ -129,7 +156,8 @@ async def run_headunit(binary, out, count, idle_seconds):
     process = subprocess.Popen(
         wrapper + [binary, "run", "--hci", f"tcp:127.0.0.1:{port}", "--state", os.path.join(out, "state"),
          "--display", "none", "--events", events_path, "--config", "/dev/null"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "headunit.log"), "w"))
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(out, "headunit.log"), "w"),
+        preexec_fn=pin_consumer)
     try:
         await pair(sim, anna, events_path, process)
         idle = None
@@ -173,7 +201,8 @@ async def run_bumble(out, count):
     process = subprocess.Popen(
         [sys.executable, os.path.join(HERE, "bumble_ancs_consumer.py"), "--hci", f"tcp-client:127.0.0.1:{port}",
          "--phone", anna.address],
-        stdin=subprocess.DEVNULL, stdout=open(lines_path, "w"), stderr=open(os.path.join(out, "bumble.log"), "w"))
+        stdin=subprocess.DEVNULL, stdout=open(lines_path, "w"), stderr=open(os.path.join(out, "bumble.log"), "w"),
+        preexec_fn=pin_consumer)
     try:
         await poll(lambda: any(e.get("event") == "started" for e in jsonl(lines_path)), 60, "Bumble ANCS started",
                    process)
@@ -190,9 +219,10 @@ async def run_bumble(out, count):
 
 
 async def side_by_side(binary, out, count, idle_seconds):
-    ours = await run_headunit(binary, os.path.join(out, "headunit"), count, idle_seconds)
-    peer = await run_bumble(os.path.join(out, "bumble"), count)
-    return {"headunit": ours, "bumble": peer, "count": count}
+    with PhoneOnConsumerCPU():
+        ours = await run_headunit(binary, os.path.join(out, "headunit"), count, idle_seconds)
+        peer = await run_bumble(os.path.join(out, "bumble"), count)
+    return {"headunit": ours, "bumble": peer, "count": count, "pinned": PINNED}
 
 
 if __name__ == "__main__":

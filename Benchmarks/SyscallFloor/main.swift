@@ -10,7 +10,10 @@
 //
 //   swift build -c release --product syscall-floor
 //   .build/release/syscall-floor [NOTIFICATIONS [LOG_FILE]]
-// Prints one JSON line. Not part of the firmware.
+// Prints one JSON line. Not part of the firmware. BENCH_PIN=1 in the
+// environment runs the requester and the responder on one CPU, as the side
+// by side then runs the consumer and the simulated phone (BENCH_PIN=2 puts
+// them on CPUs 0 and 1: what a wake-up across cores costs).
 import CLinux
 
 let arguments = CommandLine.arguments
@@ -50,8 +53,11 @@ let bound = withUnsafeMutablePointer(to: &address) {
 }
 guard bound else { fail("listen") }
 
+let pinning = getenv("BENCH_PIN").map { String(cString: $0) } ?? ""
+let pinned = pinning == "1" || pinning == "2"
 let child = fork()
 if child == 0 {
+    if pinned, nn_pin_to_cpu(pinning == "2" ? 0 : 1) != 0 { exit(1) }
     // The responder: the phone's side, asleep until asked, answering after
     // 150 µs; every second answer in two pieces 100 µs apart.
     let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -78,6 +84,7 @@ if child == 0 {
     }
 }
 
+if pinned, nn_pin_to_cpu(1) != 0 { fail("sched_setaffinity") }
 let s = accept(listener, nil, nil)
 guard s >= 0 else { fail("accept") }
 noDelay(s)
@@ -117,4 +124,4 @@ let used = cpuMicroseconds() - start
 close(s)
 var status: Int32 = 0
 waitpid(child, &status, 0)
-print("{\"notifications\": \(count), \"us_per_notification\": \(Double(Int(used / Double(count) * 10)) / 10)}")
+print("{\"notifications\": \(count), \"us_per_notification\": \(Double(Int(used / Double(count) * 10)) / 10), \"pinned\": \"\(pinned ? pinning : "no")\"}")

@@ -29,6 +29,7 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/syscall.h>
 #include <sys/random.h>
 #include <sys/wait.h>
 #include <linux/input.h>
@@ -39,6 +40,13 @@ static inline void nn_set_errno(int value) { errno = value; }
 static inline int nn_open(const char *path, int flags, unsigned mode) { return open(path, flags, (mode_t)mode); }
 static inline int nn_fcntl_int(int fd, int cmd, int arg) { return fcntl(fd, cmd, arg); }
 static inline int nn_ioctl_int(int fd, unsigned long request, long arg) { return ioctl(fd, request, arg); }
+/* Runs the calling thread on one CPU only (CPUs 0-63). For benchmarks that
+   keep two processes on separate cores; glibc declares sched_setaffinity only
+   under _GNU_SOURCE, which this header does not set. */
+static inline int nn_pin_to_cpu(int cpu) {
+    unsigned long mask = 1UL << cpu;
+    return (int)syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
+}
 static inline int nn_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 
 /// Blocks SIGINT and SIGTERM and returns a signalfd that reports them, so a
