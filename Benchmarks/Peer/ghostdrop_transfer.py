@@ -74,9 +74,18 @@ class RadioCounter:
         return pdus, octets, air_bytes, air_us
 
 
+def bundle_shaped(size):
+    """What the head unit takes over GhostDrop (docs/UPDATES.md): a bundle's
+    16-byte header (magic, format 1, no flags, a 64-byte manifest) before the
+    pattern. The signature is checked only by the image's installer, which
+    the host has not: the file is received whole, then left."""
+    header = b"NNBUNDLE" + (1).to_bytes(2, "little") + bytes(2) + (64).to_bytes(4, "little")
+    return header + pattern(size - len(header))
+
+
 async def transfer(kind, sim, phone, process, events_path, spsm, size, filename, stdin):
     connection = list(phone.connections.values())[0]
-    data = pattern(size)
+    data = bundle_shaped(size) if filename.endswith(".hubundle") else pattern(size)
     sender = GhostSender(data, filename, "application/octet-stream")
     mark = len(jsonl(events_path))
 
@@ -180,7 +189,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "headunit"))
     parser.add_argument("--size", type=int, default=1048576)
-    parser.add_argument("--filename", default="headunit.conf",
+    parser.add_argument("--filename", default="bench.hubundle",
                         help="the name the phone sends the file under (one the head unit accepts)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "ghostdrop-bench"))
     report(asyncio.run(main(parser.parse_args())))
