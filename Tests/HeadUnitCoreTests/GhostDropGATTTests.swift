@@ -140,7 +140,7 @@ import Testing
         ghostDrop.gattReceived(GhostFrameCodec.encode(.ping(id: 1)), on: link, refusal: "Only the head unit's paired phone may send files", now: .zero)
         #expect(ghostDrop.reports.isEmpty && ghostDrop.gattOutgoing.isEmpty)
         // The link going down ends its session.
-        ghostDrop.end(.gatt(link))
+        ghostDrop.end(.gatt(link), now: .zero)
         #expect(ghostDrop.channels.isEmpty)
     }
 }
