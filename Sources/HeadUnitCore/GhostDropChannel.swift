@@ -175,6 +175,12 @@ public struct GhostDropChannel {
             case .ended(let end):
                 channels[index].awaitingAnswer = false
                 void = void || !end.resumable
+                // A refused session kept nothing: the phone's next try starts
+                // over (or resumes the transfer kept from before, not this).
+                if end.resumable && !channels[index].keepsFile {
+                    reports.append(.ended(reason: end.reason, byPeer: end.byPeer, resumable: false))
+                    continue
+                }
             case let .incoming(metadata, startOffset):
                 if let refusal = accept(index, metadata, startOffset: startOffset) {
                     // The offer is logged; nothing of it is written.

@@ -68,7 +68,7 @@ import Update
         let reports = transfer.reports(rig)
         let reason = "Not enough free space on the head unit for headunit.conf (\(fixture.file.count) bytes to write, 0 free)"
         #expect(reports.contains(.incoming(filename: "headunit.conf", size: Int64(fixture.file.count), mimeType: "text/plain", startOffset: 0)))
-        #expect(reports.last == .ended(reason: reason, byPeer: false, resumable: true))
+        #expect(reports.last == .ended(reason: reason, byPeer: false, resumable: false))
         #expect(!rig.writes.contains { if case .ghostDrop = $0 { return true } else { return false } })
         // The cancel, sealed, went to the phone after the receiver's acks stopped.
         var frames = GhostFrameStream()
