@@ -9,7 +9,9 @@ channel (phone/ghostdrop_l2cap.py), for the head unit's integration tests.
   bytes per chunk (default the sender's, 180). The phone
   user's answer to the code is `accept`, given as soon as the code is known.
   `stop_after` N: close the channel after N chunks are acknowledged (an
-  interrupted transfer). `again` true: send the phone's last file again
+  interrupted transfer). `hold_after` N (over L2CAP): send no more after N
+  chunks and keep the channel until the link goes, so a test can cut the
+  link at a known point. `again` true: send the phone's last file again
   under the same transfer ID (the receiver may resume it). Events: `ghostdrop_code` (`phone`, `code`), then `ghostdrop_done`
   (`phone`, `completed`, `resumed_from`, `cancel_reason`).
   `l2cap` false: the phone does not use the channel and sends over GhostDrop's
@@ -84,7 +86,9 @@ def register(protocol) -> None:
                 stop = int(stop_after) if stop_after is not None else None
                 if over_l2cap:
                     result = await send_file(connections[0], psm, sender, confirm=confirm, resume_wait=1.0,
-                                             timeout=timeout, stop_after=stop)
+                                             timeout=timeout, stop_after=stop,
+                                             hold_after=None if arguments.get('hold_after') is None
+                                             else int(arguments['hold_after']))
                     phone.report('ghostdrop_done', completed=result.completed, resumed_from=result.resumed_from,
                                  cancel_reason=result.cancel_reason, transport='l2cap')
                     return

@@ -34,8 +34,11 @@ class Result:
 
 async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable[[str], bool] = lambda code: True,
                     resume_wait: float = 0.5, window: int = 16, timeout: float = 30.0, mtu: int = 2048,
-                    mps: int = 247, stop_after: int | None = None) -> Result:
-    """`stop_after`: close the channel after that many chunks (an interrupted transfer)."""
+                    mps: int = 247, stop_after: int | None = None, hold_after: int | None = None) -> Result:
+    """`stop_after`: close the channel after that many chunks (an interrupted
+    transfer). `hold_after`: once that many chunks are acknowledged, send no
+    more and keep the channel open until the link goes (an app suspended
+    mid-transfer): the receiver's state is then known when the link is cut."""
     channel = await connection.create_l2cap_channel(spec=l2cap.LeCreditBasedChannelSpec(psm=psm, mtu=mtu, mps=mps))
     changed = asyncio.Event()
     replies: list[bytes] = []
@@ -45,6 +48,8 @@ async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable
         changed.set()
 
     channel.sink = on_sdu
+    closed = asyncio.Event()
+    channel.on('close', closed.set)
 
     async def until(condition: Callable[[], bool], wait: float) -> bool:
         loop = asyncio.get_running_loop()
@@ -82,6 +87,8 @@ async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable
         await until(lambda: sender.resume_from > 0, resume_wait)
         start = sender.resume_from
         last = sender.chunk_count if stop_after is None else min(sender.chunk_count, start + stop_after)
+        if hold_after is not None:
+            last = min(last, start + hold_after)
         for sequence in range(start, last):
             if not await until(lambda: sequence - (-1 if sender.acked is None else sender.acked) <= window, timeout):
                 raise Cancelled('no ack')
@@ -91,6 +98,10 @@ async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable
             await until(lambda: sender.acked == last - 1, timeout)
             await channel.disconnect()
             return Result(False, sender.sas, start)
+        if hold_after is not None and last < sender.chunk_count:
+            await until(lambda: sender.acked == last - 1, timeout)
+            await closed.wait()
+            return Result(False, sender.sas, start, 'the link went while the sender held')
         if not await until(lambda: sender.acked == sender.chunk_count - 1, timeout) and sender.chunk_count > 0:
             raise Cancelled('the last chunk was not acknowledged')
         channel.write(sender.complete())

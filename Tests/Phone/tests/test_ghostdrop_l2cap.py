@@ -88,6 +88,28 @@ class L2CAPSenderTests(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(second.resumed_from, 4)
         self.assertEqual(self.receivers[1].file, data)
 
+    async def test_a_held_transfer_sends_no_more_until_the_link_goes(self) -> None:
+        data = os.urandom(2000)
+        sender = ghostdrop.GhostSender(data, 'update.bundle', chunk_size=200)
+        held = asyncio.get_running_loop().create_task(
+            send_file(self.connection, PSM, sender, resume_wait=0.1, timeout=5, hold_after=3))
+        receiver = None
+        for _ in range(100):
+            if self.receivers and len(self.receivers[0].file) >= 600:
+                receiver = self.receivers[0]
+                break
+            await asyncio.sleep(0.05)
+        self.assertIsNotNone(receiver, 'three chunks did not arrive')
+        # However long the receiver waits, the channel stays open and quiet.
+        await asyncio.sleep(0.5)
+        self.assertEqual(receiver.file, data[:600])
+        self.assertFalse(held.done())
+        self.assertFalse(receiver.closed.is_set())
+        await self.connection.disconnect()
+        result = await asyncio.wait_for(held, 5)
+        self.assertFalse(result.completed)
+        self.assertEqual(result.cancel_reason, 'the link went while the sender held')
+
     async def test_a_mismatched_code_sends_nothing_of_the_file(self) -> None:
         sender = ghostdrop.GhostSender(b'secret' * 100, 'f')
         result = await send_file(self.connection, PSM, sender, confirm=lambda code: False, timeout=5)
