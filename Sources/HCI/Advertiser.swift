@@ -23,7 +23,14 @@ import BluetoothCore
 /// gets a set of its own, every set sending legacy ADV_IND PDUs from our
 /// identity address, all enabled together. With one set, or legacy
 /// advertising only, the advertisement's combined payload goes on air
-/// alone (through the one set, or the legacy commands). Either way a
+/// alone (through the one set, or the legacy commands). The
+/// advertisement's `extra` payload (GhostDrop's) gets a set of its own
+/// where the controller has one more; otherwise its advertising data and
+/// the first payload's take turns on the first set, 2 s the first's and
+/// 1 s the extra's (the scan response, so the name, stays the first's):
+/// an app scanning for the extra's service hears it within 3 s, and
+/// Settings, whose rows stay listed between reports, finds the head unit
+/// within 3 s too. Either way a
 /// scanner hears one name: every payload carries the same. A controller
 /// with sets but without extended scanning and initiating gets the legacy
 /// commands and the combined payload: the host scans and connects the
@@ -76,6 +83,12 @@ public struct Advertiser {
     public static let fastPeriodMilliseconds: Int64 = 30_000
     static let firstRetryMilliseconds: Int64 = 500
     static let maxRetryMilliseconds: Int64 = 16_000
+    /// Where the extra payload takes turns: how long each advertising data
+    /// stays on air. An iPhone scanning in the foreground hears a few
+    /// advertising events within the extra's turn even at the slow
+    /// interval (152.5 ms); one report is all a scan filter needs.
+    static let firstTurnMilliseconds: Int64 = 2_000
+    static let extraTurnMilliseconds: Int64 = 1_000
 
     /// Interval, own address and filter policy: the same for every set.
     struct Parameters: Equatable {
@@ -134,16 +147,37 @@ public struct Advertiser {
     /// them again (nil: not for this audience, the controller's list is full).
     private var refusedLists: (audience: AdvertisingAudience, retryAt: Instant?)?
     private var listRetryDelay = Advertiser.firstRetryMilliseconds
+    /// Where the extra payload takes turns: whether it is its turn, and
+    /// when the turn ends (nil until advertising first starts).
+    private var extraTurn = false
+    private var turnEndsAt: Instant?
 
     public init() {}
 
     /// The payloads on air now (or going there), one per set: the
-    /// advertisement's sets where the controller has enough of them, its
-    /// combined payload otherwise (and until the controller is known).
+    /// advertisement's sets (and its extra) where the controller has enough
+    /// of them, its combined payload otherwise (and until the controller
+    /// is known); during the extra's turn, the first with the extra's
+    /// advertising data.
     public var payloads: [AdvertisingPayload] {
-        guard let advertisement else { return [] }
-        if case .sets(let count)? = commands, advertisement.sets.count <= count { return advertisement.sets }
-        return [advertisement.combined]
+        guard let shape else { return [] }
+        guard extraTurn, let turn = shape.turn else { return shape.payloads }
+        return [shape.payloads[0].advertising(turn)] + shape.payloads.dropFirst()
+    }
+
+    /// The advertisement's shape on this controller's sets (legacy: one).
+    private var shape: (payloads: [AdvertisingPayload], turn: [UInt8]?)? {
+        guard let advertisement else { return nil }
+        if case .sets(let count)? = commands { return advertisement.shape(sets: count) }
+        return advertisement.shape(sets: 1)
+    }
+
+    /// The extra payload has no set of its own and advertising is not paused.
+    private var takingTurns: Bool { securedLinks.isEmpty && shape?.turn != nil }
+
+    private mutating func resetTurns() {
+        extraTurn = false
+        turnEndsAt = nil
     }
 
     public var state: State {
@@ -191,6 +225,10 @@ public struct Advertiser {
     public mutating func start(_ advertisement: Advertisement, now: Instant) {
         if self.advertisement == nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         self.advertisement = advertisement
+        // An extra that takes turns on sets already on air: the turns start now.
+        if turnEndsAt == nil, applied.enabledSets > 0, takingTurns {
+            turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
+        }
     }
 
     /// Goes to the slow interval at once (a phone of ours is around).
@@ -199,6 +237,7 @@ public struct Advertiser {
     public mutating func stop() {
         advertisement = nil
         fastUntil = nil
+        resetTurns()
     }
 
     /// Our static random identity, used as the advertising address.
@@ -219,8 +258,9 @@ public struct Advertiser {
 
     mutating func controllerReady(_ info: ControllerInfo, now: Instant) {
         controller = info
-        commands = Advertiser.commands(for: info, wanted: advertisement?.sets.count ?? 2)
+        commands = Advertiser.commands(for: info, advertisement: advertisement)
         applied = Applied()
+        resetTurns()
         inFlight = nil
         listProgram = []
         retryAt = nil
@@ -240,6 +280,7 @@ public struct Advertiser {
         controller = nil
         commands = nil
         applied = Applied()
+        resetTurns()
         inFlight = nil
         listProgram = []
         retryAt = nil
@@ -289,7 +330,8 @@ public struct Advertiser {
     public var nextDeadline: Instant? {
         let advertising = advertisement != nil && securedLinks.isEmpty
         let listRetry = advertising ? refusedLists?.retryAt : nil
-        return earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry)
+        let turn = advertising && takingTurns ? turnEndsAt : nil
+        return earliest(earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry), turn)
     }
 
     mutating func handleTimeout(now: Instant) {
@@ -300,6 +342,12 @@ public struct Advertiser {
         if let until = fastUntil, until <= now, advertisement != nil {
             fastUntil = nil
             Log.info("adv", "no phone in \(Advertiser.fastPeriodMilliseconds / 1000) s; advertising every \(AdvertisingInterval.slow) from now on")
+        }
+        // The other advertising data's turn: nextStep sends it, without
+        // disabling (a set's or legacy data may change while on air).
+        if let at = turnEndsAt, at <= now, advertisement != nil, takingTurns {
+            extraTurn.toggle()
+            turnEndsAt = now.adding(milliseconds: extraTurn ? Advertiser.extraTurnMilliseconds : Advertiser.firstTurnMilliseconds)
         }
     }
 
@@ -339,6 +387,11 @@ public struct Advertiser {
         case .enable(let on):
             applied.enabledSets = on ? payloads.count : 0
             applied.setEndedByConnection = false
+            if on, turnEndsAt == nil, takingTurns {
+                turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
+                Log.info("adv", "no advertising set for the extra payload: its advertising data takes turns with the first"
+                    + " payload's, \(Advertiser.extraTurnMilliseconds) ms every \(Advertiser.firstTurnMilliseconds + Advertiser.extraTurnMilliseconds) ms")
+            }
             if on, let interval = applied.parameters[0]?.interval {
                 Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")")
             } else if !on {
@@ -379,13 +432,17 @@ public struct Advertiser {
     /// (`LECommandForm`: sets, counted at bring-up, and extended scanning
     /// and initiating), the legacy commands otherwise, so the advertising
     /// never mixes with the host's scanning and connecting.
-    static func commands(for info: ControllerInfo, wanted: Int) -> Commands {
+    static func commands(for info: ControllerInfo, advertisement: Advertisement?) -> Commands {
         guard case .extended(let count) = info.commandForm else {
             if let why = info.legacyFormReason { Log.info("adv", why + "; legacy advertising, one combined payload") }
             return .legacy
         }
-        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s"); "
-            + (count >= wanted ? "one per payload" : "one combined payload"))
+        var how = ""
+        if let shape = advertisement?.shape(sets: count) {
+            how = "; " + (shape.payloads.count > 1 ? "one per payload" : "one combined payload")
+                + (shape.turn != nil ? ", the extra payload taking turns with the first" : "")
+        }
+        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s")" + how)
         return .sets(count)
     }
 

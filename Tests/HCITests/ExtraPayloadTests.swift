@@ -1,0 +1,145 @@
+import BluetoothCore
+import Testing
+@testable import HCI
+
+/// The advertisement's extra payload (GhostDrop's): a set of its own where
+/// the controller has one more, else its advertising data taking turns
+/// with the first payload's on the first set, the scan response (and so
+/// the name) staying the first payload's.
+@Suite struct ExtraPayloadTests {
+    static let ancs = BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!
+    static let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+    static let ghostService = BluetoothUUID("BFA6E968-0F36-4888-8F63-C8EC01385E67")!
+    let identity = StaticRandomAddress(text: "C0:11:22:33:44:55")!
+    let settings = AdvertisingPayload.accessory(name: "NotifBdg Car", soliciting: [Self.ancs])
+    let bridge = AdvertisingPayload.offering(Self.bridgeService, name: "NotifBdg Car")
+    let combined = AdvertisingPayload.combined(name: "NotifBdg Car", soliciting: [Self.ancs], service: Self.bridgeService)
+    let ghost = AdvertisingPayload.offering(Self.ghostService, name: "NotifBdg Car")
+    var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined, extra: ghost) }
+    let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1), set2 = AdvertisingSetHandle(2)
+
+    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] {
+        var sent: [HCICommand] = []
+        while let command = advertiser.nextCommand(now: now), sent.count < 50 {
+            sent.append(command)
+            advertiser.completed(.complete([0]), now: now)
+        }
+        return sent
+    }
+
+    func ready(_ info: ControllerInfo, _ advertisement: Advertisement? = nil) -> Advertiser {
+        var advertiser = Advertiser()
+        advertiser.setIdentity(identity)
+        advertiser.start(advertisement ?? self.advertisement, now: .zero)
+        advertiser.controllerReady(info, now: .zero)
+        return advertiser
+    }
+
+    func at(_ ms: Int64) -> Instant { Instant(milliseconds: ms) }
+
+    /// Runs the timeout due at `ms` and the commands it brings.
+    func tick(_ advertiser: inout Advertiser, _ ms: Int64) -> [HCICommand] {
+        #expect(advertiser.nextDeadline == at(ms))
+        advertiser.handleTimeout(now: at(ms))
+        return run(&advertiser, now: at(ms))
+    }
+
+    @Test func theShapeForEachNumberOfSets() {
+        let extra = ghost.advertisingData
+        #expect(advertisement.shape(sets: 3).payloads == [settings, bridge, ghost])
+        #expect(advertisement.shape(sets: 3).turn == nil)
+        #expect(advertisement.shape(sets: 2).payloads == [settings, bridge])
+        #expect(advertisement.shape(sets: 2).turn == extra)
+        #expect(advertisement.shape(sets: 1).payloads == [combined])
+        #expect(advertisement.shape(sets: 1).turn == extra)
+        let alone = Advertisement(settings, extra: ghost)
+        #expect(alone.shape(sets: 2).payloads == [settings, ghost])
+        #expect(alone.shape(sets: 1).payloads == [settings])
+        #expect(alone.shape(sets: 1).turn == extra)
+        #expect(Advertisement(settings).shape(sets: 1).turn == nil)
+        // The extra advertises its service first thing, and names the head unit as the others do.
+        #expect(AdvertisingData(extra).advertises(Self.ghostService))
+        #expect(AdvertisingData(ghost.scanResponse).completeName == "NotifBdg Car")
+    }
+
+    @Test func threeSetsGiveTheExtraASetOfItsOwnAndNoTurns() {
+        var advertiser = ready(AdvertisingSetsTests.withSets(3))
+        let sent = run(&advertiser)
+        #expect(sent.contains(.leSetExtendedAdvertisingData(set2, ghost.advertisingData)))
+        #expect(sent.contains(.leSetExtendedScanResponseData(set2, ghost.scanResponse)))
+        #expect(sent.last == .leEnableAdvertisingSets([set0, set1, set2]))
+        #expect(advertiser.payloads == [settings, bridge, ghost])
+        #expect(advertiser.nextDeadline == at(30_000), "nothing to do but go slow: no turns")
+    }
+
+    @Test func twoSetsTakeTurnsOnTheFirstWithoutAPause() {
+        var advertiser = ready(AdvertisingSetsTests.withSets(2))
+        #expect(run(&advertiser).last == .leEnableAdvertisingSets([set0, set1]))
+        #expect(advertiser.payloads == [settings, bridge])
+        // The extra's turn: only the first set's advertising data changes, on air.
+        #expect(tick(&advertiser, 2_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+        #expect(advertiser.payloads[0].scanResponse == settings.scanResponse, "the same name in the scan response")
+        #expect(advertiser.payloads[1] == bridge)
+        #expect(advertiser.state == .advertising(.fast))
+        // And back, then the extra again: 1 s of every 3.
+        #expect(tick(&advertiser, 3_000) == [.leSetExtendedAdvertisingData(set0, settings.advertisingData)])
+        #expect(tick(&advertiser, 5_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+        #expect(advertiser.nextDeadline == at(6_000))
+    }
+
+    @Test func legacyAdvertisingTakesTurnsWithTheCombinedPayload() {
+        var advertiser = ready(ControllerInfo())
+        #expect(run(&advertiser).last == .leSetAdvertisingEnable(true))
+        #expect(tick(&advertiser, 2_000) == [.leSetAdvertisingData(ghost.advertisingData)])
+        #expect(advertiser.payloads == [combined.advertising(ghost.advertisingData)])
+        #expect(tick(&advertiser, 3_000) == [.leSetAdvertisingData(combined.advertisingData)])
+    }
+
+    @Test func goingSlowKeepsTheTurn() {
+        var advertiser = ready(AdvertisingSetsTests.withSets(1))
+        _ = run(&advertiser)
+        for ms in stride(from: Int64(2_000), through: 26_000, by: 3_000) {
+            #expect(tick(&advertiser, ms) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+            #expect(tick(&advertiser, ms + 1_000) == [.leSetExtendedAdvertisingData(set0, combined.advertisingData)])
+        }
+        #expect(tick(&advertiser, 29_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+        // 30 s: the slow interval (disable, parameters, enable) and the first's turn together.
+        #expect(tick(&advertiser, 30_000) == [
+            .leDisableAllAdvertisingSets(),
+            .leSetExtendedAdvertisingParameters(set0, interval: .slow, ownAddressType: .random, filterPolicy: .anyone),
+            .leSetExtendedAdvertisingData(set0, combined.advertisingData), .leEnableAdvertisingSets([set0]),
+        ])
+        #expect(advertiser.state == .advertising(.slow))
+        #expect(tick(&advertiser, 32_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+    }
+
+    @Test func noTurnsWhileASecureLinkPausesAdvertising() {
+        var advertiser = ready(AdvertisingSetsTests.withSets(1))
+        _ = run(&advertiser)
+        advertiser.peripheralConnected(ConnectionHandle(0x40))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
+        #expect(run(&advertiser).isEmpty, "the connection ended the one set")
+        #expect(advertiser.state == .pausedByConnection)
+        #expect(advertiser.nextDeadline == nil, "paused: no turn to take")
+        advertiser.handleTimeout(now: at(10_000))
+        #expect(run(&advertiser, now: at(10_000)).isEmpty)
+        // The link goes: advertising again, the overdue turn at once.
+        advertiser.peripheralDisconnected(ConnectionHandle(0x40), now: at(40_000))
+        #expect(run(&advertiser, now: at(40_000)) == [.leEnableAdvertisingSets([set0])])
+        #expect(advertiser.nextDeadline == at(2_000))
+        advertiser.handleTimeout(now: at(40_000))
+        #expect(run(&advertiser, now: at(40_000)) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
+        #expect(advertiser.nextDeadline == at(41_000))
+    }
+
+    @Test func aControllerResetStartsOverWithTheFirstPayload() {
+        var advertiser = ready(ControllerInfo())
+        _ = run(&advertiser)
+        _ = tick(&advertiser, 2_000)
+        advertiser.controllerLost()
+        advertiser.controllerReady(ControllerInfo(), now: at(2_500))
+        let sent = run(&advertiser, now: at(2_500))
+        #expect(sent.contains(.leSetAdvertisingData(combined.advertisingData)))
+        #expect(advertiser.nextDeadline == at(4_500))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// GhostDrop's sender finds the head unit as the reference finds a
+/// receiver (docs/GHOSTDROP.md, "The capabilities on air"): a scan for
+/// GhostDrop's service UUID (`ghostdrop_scan`) lists it, by the head unit's
+/// one name, on every kind of controller: with a set of its own (three
+/// sets), taking turns with the Settings accessory's advertising data on
+/// its set (two sets), with the combined payload (one set, legacy).
+@Suite(.serialized) struct GhostDropAdvertisingIntegrationTests {
+    static let controllers: [[String]] = [[], ["--advertising-sets", "1", "--extended-scanning"],
+                                          ["--advertising-sets", "2", "--extended-scanning"],
+                                          ["--advertising-sets", "3", "--extended-scanning"]]
+
+    func sets(_ controller: [String]) -> Int { Int(controller.dropFirst().first ?? "0") ?? 0 }
+
+    @Test(arguments: controllers)
+    func aScanForGhostDropsServiceListsTheHeadUnitByItsName(controller: [String]) throws {
+        let label = "ghostdrop-adv-sets\(sets(controller))"
+        let phone = try PhoneSimulator(arguments: controller, name: label)
+        defer { phone.stop() }
+        try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
+        defer { unit.stop() }
+        let event = unit.waitFor("accessory", timeout: 30) { $0["state"] as? String == "pairing" }
+        let name = try #require(event?["name"] as? String, "no accessory event")
+
+        let scan = try phone.command("ghostdrop_scan", ["phone": "anna", "seconds": 15, "name": name], timeout: 25)
+        let receivers = scan["receivers"] as? [[String: Any]] ?? []
+        try #require(receivers.count == 1, "GhostDrop's sender lists the head unit once: \(scan)")
+        let receiver = receivers[0]
+        let listed = try #require(receiver["name"] as? String, "\(receiver)")
+        // The name the head unit's other payloads carry: whole where the
+        // Settings accessory has a set of its own, else the combined
+        // payload's 11 bytes (AdvertisingPayload.combined).
+        if sets(controller) >= 2 {
+            #expect(listed == name && receiver["shortened"] as? Bool == false, "\(receiver)")
+        } else {
+            #expect(name.hasPrefix(listed) && listed.utf8.count == 11 && receiver["shortened"] as? Bool == true, "\(receiver)")
+        }
+        #expect(receiver["names"] as? [String] == [listed], "one name, holding still: \(receiver)")
+        #expect(receiver["in_advertising_data"] as? Bool == true, "the UUID in the advertising PDU, where any scan filter matches")
+        #expect(receiver["capabilities"] is NSNull, "no room for the capabilities in a legacy PDU: \(receiver)")
+
+        // The shape the head unit chose, as its log says.
+        let turns = unit.stderr.find(timeout: 1) { $0.contains("takes turns with the first payload's") }
+        if sets(controller) >= 3 {
+            #expect(turns == nil, "a set of its own: no turns")
+            #expect(unit.stderr.find(timeout: 1) { $0.contains("3 advertising sets; one per payload") } != nil)
+        } else {
+            #expect(turns != nil, "no log line saying the payloads take turns")
+        }
+    }
+}
