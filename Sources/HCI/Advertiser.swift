@@ -258,7 +258,7 @@ public struct Advertiser {
 
     mutating func controllerReady(_ info: ControllerInfo, now: Instant) {
         controller = info
-        commands = Advertiser.commands(for: info, advertisement: advertisement)
+        commands = Advertiser.commands(for: info)
         applied = Applied()
         resetTurns()
         inFlight = nil
@@ -393,7 +393,8 @@ public struct Advertiser {
                     + " payload's, \(Advertiser.extraTurnMilliseconds) ms every \(Advertiser.firstTurnMilliseconds + Advertiser.extraTurnMilliseconds) ms")
             }
             if on, let interval = applied.parameters[0]?.interval {
-                Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")")
+                Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")"
+                    + (payloads.count > 1 ? ", \(payloads.count) payloads on a set each" : ""))
             } else if !on {
                 Log.info("adv", "advertising stopped")
             }
@@ -432,17 +433,12 @@ public struct Advertiser {
     /// (`LECommandForm`: sets, counted at bring-up, and extended scanning
     /// and initiating), the legacy commands otherwise, so the advertising
     /// never mixes with the host's scanning and connecting.
-    static func commands(for info: ControllerInfo, advertisement: Advertisement?) -> Commands {
+    static func commands(for info: ControllerInfo) -> Commands {
         guard case .extended(let count) = info.commandForm else {
             if let why = info.legacyFormReason { Log.info("adv", why + "; legacy advertising, one combined payload") }
             return .legacy
         }
-        var how = ""
-        if let shape = advertisement?.shape(sets: count) {
-            how = "; " + (shape.payloads.count > 1 ? "one per payload" : "one combined payload")
-                + (shape.turn != nil ? ", the extra payload taking turns with the first" : "")
-        }
-        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s")" + how)
+        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s")")
         return .sets(count)
     }
 

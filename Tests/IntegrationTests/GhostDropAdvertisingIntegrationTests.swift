@@ -46,7 +46,7 @@ import Testing
         let turns = unit.stderr.find(timeout: 1) { $0.contains("takes turns with the first payload's") }
         if sets(controller) >= 3 {
             #expect(turns == nil, "a set of its own: no turns")
-            #expect(unit.stderr.find(timeout: 1) { $0.contains("3 advertising sets; one per payload") } != nil)
+            #expect(unit.stderr.find(timeout: 1) { $0.contains("3 payloads on a set each") } != nil)
         } else {
             #expect(turns != nil, "no log line saying the payloads take turns")
         }
