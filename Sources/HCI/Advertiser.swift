@@ -42,8 +42,13 @@ import BluetoothCore
 /// by itself, and it is enabled again, so that a device that connects and
 /// never pairs cannot keep the owner's phone out. Once the owner says a
 /// link is secure (`peripheralSecured`: encrypted with a bond, or paired)
-/// every set is disabled, until the last secure link goes; then it starts
-/// again, fast. A refused command (Command Disallowed while the controller
+/// every set is disabled but the first, which keeps the extra payload's
+/// advertising data alone (GhostDrop's service: its sender on that phone
+/// finds a receiver only by scanning) under the first payload's scan
+/// response, at the slow interval, until the last secure link goes; then
+/// everything starts again, fast. Without an extra, nothing advertises
+/// meanwhile. A controller that refuses to advertise while the phone is
+/// connected is not asked again until a peripheral link goes. A refused command (Command Disallowed while the controller
 /// is busy, or from one that cannot advertise while it is connected as
 /// peripheral) is logged and retried after a pause that doubles up to
 /// 16 s, and at once when a peripheral link goes; a command the controller
@@ -151,6 +156,9 @@ public struct Advertiser {
     /// when the turn ends (nil until advertising first starts).
     private var extraTurn = false
     private var turnEndsAt: Instant?
+    /// The controller refused a command while a secure link was up: the
+    /// extra stays off the air until a peripheral link goes.
+    private var refusedWhileSecured = false
 
     public init() {}
 
@@ -161,6 +169,10 @@ public struct Advertiser {
     /// advertising data.
     public var payloads: [AdvertisingPayload] {
         guard let shape else { return [] }
+        guard securedLinks.isEmpty else {
+            guard let extra = advertisement?.extra, !refusedWhileSecured else { return [] }
+            return [shape.payloads[0].advertising(extra.advertisingData)]
+        }
         guard extraTurn, let turn = shape.turn else { return shape.payloads }
         return [shape.payloads[0].advertising(turn)] + shape.payloads.dropFirst()
     }
@@ -269,6 +281,7 @@ public struct Advertiser {
         listRetryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
         securedLinks = []
+        refusedWhileSecured = false
         if advertisement != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         if let why = info.hostFilteringReason(for: audience) {
             Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
@@ -287,6 +300,7 @@ public struct Advertiser {
         refusedLists = nil
         peripheralLinks = []
         securedLinks = []
+        refusedWhileSecured = false
     }
 
     /// A connection came up from our advertising: the controller has
@@ -299,7 +313,7 @@ public struct Advertiser {
     }
 
     /// The owner says a peripheral link is secure: the phone is in, and
-    /// advertising pauses until its link goes.
+    /// advertising pauses until its link goes, but for the extra payload.
     mutating func peripheralSecured(_ handle: ConnectionHandle) {
         guard peripheralLinks.contains(handle), !securedLinks.contains(handle) else { return }
         securedLinks.append(handle)
@@ -313,6 +327,7 @@ public struct Advertiser {
         guard let index = peripheralLinks.firstIndex(of: handle) else { return }
         peripheralLinks.remove(at: index)
         retryAt = nil
+        refusedWhileSecured = false
         retryDelay = Advertiser.firstRetryMilliseconds
         var wasSecured = false
         if let secured = securedLinks.firstIndex(of: handle) {
@@ -375,6 +390,13 @@ public struct Advertiser {
             listProgram = []
             if case .list = step {
                 return listsRefused(command(for: step).opcode, result.status, now: now)
+            }
+            // (A refused disable is retried as ever: it must happen.)
+            if !securedLinks.isEmpty, step != .enable(false) {
+                refusedWhileSecured = true
+                Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status) while the phone is connected;"
+                    + " not advertising until a link goes")
+                return
             }
             Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             retryAt = now.adding(milliseconds: retryDelay)
@@ -482,7 +504,7 @@ public struct Advertiser {
             return enabled ? .enable(false) : .identity(identity, set: 0)
         }
         let payloads = self.payloads
-        guard !payloads.isEmpty, securedLinks.isEmpty else {
+        guard !payloads.isEmpty else {
             return enabled ? .enable(false) : nil
         }
         // Sets that should not be on air (fewer payloads than before).

@@ -113,23 +113,72 @@ import Testing
         #expect(tick(&advertiser, 32_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
     }
 
-    @Test func noTurnsWhileASecureLinkPausesAdvertising() {
+    func slowParameters(_ set: AdvertisingSetHandle) -> HCICommand {
+        .leSetExtendedAdvertisingParameters(set, interval: .slow, ownAddressType: .random, filterPolicy: .anyone)
+    }
+
+    /// The phone's link is secure: only the extra's advertising data stays
+    /// on air, on the first set under its scan response, slow; no turns.
+    @Test func whileTheOwnersPhoneIsInOnlyTheExtraStaysOnAir() {
         var advertiser = ready(AdvertisingSetsTests.withSets(1))
         _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
         advertiser.peripheralSecured(ConnectionHandle(0x40))
-        #expect(run(&advertiser).isEmpty, "the connection ended the one set")
+        // The connection ended the one set: the extra alone, slow.
+        #expect(run(&advertiser) == [slowParameters(set0), .leSetExtendedAdvertisingData(set0, ghost.advertisingData),
+                                     .leEnableAdvertisingSets([set0])])
+        #expect(advertiser.payloads == [combined.advertising(ghost.advertisingData)], "the combined payload's name")
         #expect(advertiser.state == .pausedByConnection)
-        #expect(advertiser.nextDeadline == nil, "paused: no turn to take")
+        #expect(advertiser.nextDeadline == nil, "no turns, nothing to go slow")
         advertiser.handleTimeout(now: at(10_000))
         #expect(run(&advertiser, now: at(10_000)).isEmpty)
-        // The link goes: advertising again, the overdue turn at once.
+        // The link goes: everything again, fast, then the turns.
         advertiser.peripheralDisconnected(ConnectionHandle(0x40), now: at(40_000))
-        #expect(run(&advertiser, now: at(40_000)) == [.leEnableAdvertisingSets([set0])])
-        #expect(advertiser.nextDeadline == at(2_000))
+        #expect(run(&advertiser, now: at(40_000)) == [
+            .leDisableAllAdvertisingSets(), parameters(set0),
+            .leSetExtendedAdvertisingData(set0, combined.advertisingData), .leEnableAdvertisingSets([set0]),
+        ])
+        #expect(advertiser.state == .advertising(.fast))
         advertiser.handleTimeout(now: at(40_000))
         #expect(run(&advertiser, now: at(40_000)) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
         #expect(advertiser.nextDeadline == at(41_000))
+    }
+
+    @Test func withASetEachThePhoneLeavesTheExtraAloneOnTheFirstSet() {
+        var advertiser = ready(AdvertisingSetsTests.withSets(3))
+        _ = run(&advertiser)
+        advertiser.peripheralConnected(ConnectionHandle(0x40))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
+        #expect(run(&advertiser) == [
+            .leDisableAllAdvertisingSets(), slowParameters(set0),
+            .leSetExtendedAdvertisingData(set0, ghost.advertisingData), .leEnableAdvertisingSets([set0]),
+        ])
+        #expect(advertiser.payloads[0].scanResponse == settings.scanResponse)
+    }
+
+    func parameters(_ set: AdvertisingSetHandle) -> HCICommand {
+        .leSetExtendedAdvertisingParameters(set, interval: .fast, ownAddressType: .random, filterPolicy: .anyone)
+    }
+
+    /// A controller that cannot advertise while connected is not asked
+    /// again every 16 s for as long as the phone stays: only once a link goes.
+    @Test func aRefusalWhileThePhoneIsInWaitsForTheLinkToGo() {
+        var advertiser = ready(ControllerInfo())
+        _ = run(&advertiser)
+        advertiser.peripheralConnected(ConnectionHandle(0x40))
+        advertiser.peripheralSecured(ConnectionHandle(0x40))
+        var sent: [HCICommand] = []
+        while let command = advertiser.nextCommand(now: at(100)), sent.count < 10 {
+            sent.append(command)
+            advertiser.completed(command.opcode == .leSetAdvertisingEnable ? .complete([0x0C]) : .complete([0]), now: at(100))
+        }
+        #expect(sent.last == .leSetAdvertisingEnable(true), "\(sent)")
+        #expect(advertiser.payloads.isEmpty)
+        #expect(advertiser.nextDeadline == nil)
+        #expect(advertiser.nextCommand(now: at(60_000)) == nil)
+        advertiser.peripheralDisconnected(ConnectionHandle(0x40), now: at(70_000))
+        #expect(run(&advertiser, now: at(70_000)).last == .leSetAdvertisingEnable(true))
+        #expect(advertiser.state == .advertising(.fast))
     }
 
     @Test func aControllerResetStartsOverWithTheFirstPayload() {

@@ -51,4 +51,35 @@ import Testing
             #expect(turns != nil, "no log line saying the payloads take turns")
         }
     }
+
+    /// The driver's phone, paired from Settings and connected (the head
+    /// unit's other advertising pauses then), still finds the head unit by
+    /// GhostDrop's UUID: GhostDrop's sender on it only scans.
+    @Test(arguments: [[String](), ["--advertising-sets", "3", "--extended-scanning"]])
+    func theConnectedPhoneStillFindsItByGhostDropsService(controller: [String]) throws {
+        let label = "ghostdrop-adv-connected-sets\(sets(controller))"
+        let phone = try PhoneSimulator(arguments: controller, name: label)
+        defer { phone.stop() }
+        try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
+        defer { unit.stop() }
+        let name = try #require(unit.waitFor("accessory", timeout: 30) { $0["state"] as? String == "pairing" }?["name"] as? String)
+        _ = try phone.command("list_accessories", ["phone": "anna", "wait": 15, "name": name], timeout: 20)
+        try phone.command("tap_accessory", ["phone": "anna", "name": name, "timeout": 10], timeout: 20)
+        let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
+        try phone.command("type_passkey", ["phone": "anna", "digits": passkey])
+        try #require(unit.waitFor("paired", timeout: 30) != nil)
+        try phone.command("close_settings", ["phone": "anna"])
+        #expect(unit.stderr.find(timeout: 10) { $0.contains("advertising every") && $0.contains("152.5") } != nil,
+                "GhostDrop's set back on air, slow, once the phone is in")
+
+        let scan = try phone.command("ghostdrop_scan", ["phone": "anna", "seconds": 10, "name": name], timeout: 20)
+        let receivers = scan["receivers"] as? [[String: Any]] ?? []
+        try #require(receivers.count == 1, "the connected phone lists the head unit: \(scan)")
+        let listed = try #require(receivers[0]["name"] as? String)
+        #expect(listed == name || (receivers[0]["shortened"] as? Bool == true && name.hasPrefix(listed)), "\(receivers[0])")
+        #expect(phone.waitFor("accessory_renamed", timeout: 0.1) == nil)
+        let state = try phone.command("state", ["phone": "anna"])
+        #expect((state["peers"] as? [Any])?.count == 1 && state["encrypted"] as? Bool == true, "still the one secure link: \(state)")
+    }
 }
