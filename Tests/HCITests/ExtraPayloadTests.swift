@@ -18,22 +18,9 @@ import Testing
     var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined, extra: ghost) }
     let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1), set2 = AdvertisingSetHandle(2)
 
-    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] {
-        var sent: [HCICommand] = []
-        while let command = advertiser.nextCommand(now: now), sent.count < 50 {
-            sent.append(command)
-            advertiser.completed(.complete([0]), now: now)
-        }
-        return sent
-    }
+    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] { AdvertisingSetsTests.run(&advertiser, now: now) }
 
-    func ready(_ info: ControllerInfo, _ advertisement: Advertisement? = nil) -> Advertiser {
-        var advertiser = Advertiser()
-        advertiser.setIdentity(identity)
-        advertiser.start(advertisement ?? self.advertisement, now: .zero)
-        advertiser.controllerReady(info, now: .zero)
-        return advertiser
-    }
+    func ready(_ info: ControllerInfo) -> Advertiser { AdvertisingSetsTests.ready(info, advertisement, identity: identity) }
 
     func at(_ ms: Int64) -> Instant { Instant(milliseconds: ms) }
 

@@ -14,16 +14,25 @@ import Testing
 
     func sets(_ controller: [String]) -> Int { Int(controller.dropFirst().first ?? "0") ?? 0 }
 
-    @Test(arguments: controllers)
-    func aScanForGhostDropsServiceListsTheHeadUnitByItsName(controller: [String]) throws {
-        let label = "ghostdrop-adv-sets\(sets(controller))"
+    /// A head unit on `controller` and a stock iPhone, anna, and the name
+    /// the head unit says it advertises (its `accessory` event). Stop both when done.
+    func started(_ label: String, _ controller: [String]) throws -> (PhoneSimulator, RunningHeadUnit, name: String) {
         let phone = try PhoneSimulator(arguments: controller, name: label)
-        defer { phone.stop() }
         try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
         let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
-        defer { unit.stop() }
         let event = unit.waitFor("accessory", timeout: 30) { $0["state"] as? String == "pairing" }
-        let name = try #require(event?["name"] as? String, "no accessory event")
+        guard let name = event?["name"] as? String else {
+            unit.stop()
+            phone.stop()
+            throw GhostDropAdvertisingError.noAccessoryEvent
+        }
+        return (phone, unit, name)
+    }
+
+    @Test(arguments: controllers)
+    func aScanForGhostDropsServiceListsTheHeadUnitByItsName(controller: [String]) throws {
+        let (phone, unit, name) = try started("ghostdrop-adv-sets\(sets(controller))", controller)
+        defer { unit.stop(); phone.stop() }
 
         let scan = try phone.command("ghostdrop_scan", ["phone": "anna", "seconds": 15, "name": name], timeout: 25)
         let receivers = scan["receivers"] as? [[String: Any]] ?? []
@@ -57,13 +66,8 @@ import Testing
     /// GhostDrop's UUID: GhostDrop's sender on it only scans.
     @Test(arguments: [[String](), ["--advertising-sets", "3", "--extended-scanning"]])
     func theConnectedPhoneStillFindsItByGhostDropsService(controller: [String]) throws {
-        let label = "ghostdrop-adv-connected-sets\(sets(controller))"
-        let phone = try PhoneSimulator(arguments: controller, name: label)
-        defer { phone.stop() }
-        try phone.command("add_phone", ["name": "anna", "server_app": false, "apple_services": "after_bonding"])
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, name: label)
-        defer { unit.stop() }
-        let name = try #require(unit.waitFor("accessory", timeout: 30) { $0["state"] as? String == "pairing" }?["name"] as? String)
+        let (phone, unit, name) = try started("ghostdrop-adv-connected-sets\(sets(controller))", controller)
+        defer { unit.stop(); phone.stop() }
         _ = try phone.command("list_accessories", ["phone": "anna", "wait": 15, "name": name], timeout: 20)
         try phone.command("tap_accessory", ["phone": "anna", "name": name, "timeout": 10], timeout: 20)
         let passkey = try #require(unit.waitFor("passkey", timeout: 30)?["passkey"] as? String)
@@ -83,3 +87,5 @@ import Testing
         #expect((state["peers"] as? [Any])?.count == 1 && state["encrypted"] as? Bool == true, "still the one secure link: \(state)")
     }
 }
+
+enum GhostDropAdvertisingError: Error { case noAccessoryEvent }

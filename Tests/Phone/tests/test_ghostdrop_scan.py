@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import uuid
 
-from harness import SimulatorTestCase
+from harness import ControlTestCase
 
 from bumble import hci
 from bumble.device import AdvertisingType, Device
@@ -16,7 +16,6 @@ from bumble.transport import open_transport
 from bumble.core import AdvertisingData
 
 from phone import ghostdrop_scan
-from phone.control import ControlProtocol
 from phone.ghostdrop import SERVICE_UUID
 
 ADDRESS = hci.Address('C2:B5:00:00:00:77')
@@ -37,10 +36,9 @@ def name(text: str, shortened: bool = False) -> bytes:
 FLAGS = structure(0x01, b'\x06')
 
 
-class GhostDropScan(SimulatorTestCase):
+class GhostDropScan(ControlTestCase):
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.protocol = ControlProtocol(self.sim, lambda: None)
         self.transport = await open_transport(f'tcp-client:127.0.0.1:{self.port}')
         self.device = Device.with_hci('receiver', ADDRESS, self.transport.source, self.transport.sink)
         await self.device.power_on()
@@ -49,12 +47,6 @@ class GhostDropScan(SimulatorTestCase):
     async def asyncTearDown(self) -> None:
         await self.transport.close()
         await super().asyncTearDown()
-
-    async def command(self, command: str, ok: bool = True, **arguments) -> dict:
-        reply = await self.protocol.handle_line(json.dumps({'cmd': command, 'id': 3, **arguments}))
-        json.dumps(reply)
-        self.assertEqual(reply['ok'], ok, reply)
-        return reply
 
     async def advertise(self, data: bytes, response: bytes) -> None:
         if self.device.is_advertising:
