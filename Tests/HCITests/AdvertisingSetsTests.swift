@@ -29,7 +29,7 @@ import Testing
     }
 
     /// Sends and answers every command.
-    static func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] {
+    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] {
         var sent: [HCICommand] = []
         while let command = advertiser.nextCommand(now: now), sent.count < 50 {
             sent.append(command)
@@ -38,18 +38,14 @@ import Testing
         return sent
     }
 
-    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] { Self.run(&advertiser, now: now) }
-
-    /// An advertiser from `identity` asked for `advertisement`, on a controller described by `info`.
-    static func ready(_ info: ControllerInfo, _ advertisement: Advertisement, identity: StaticRandomAddress) -> Advertiser {
+    /// `advertisement` (this one by default) asked for on a controller described by `info`.
+    func ready(_ info: ControllerInfo, _ advertisement: Advertisement? = nil) -> Advertiser {
         var advertiser = Advertiser()
         advertiser.setIdentity(identity)
-        advertiser.start(advertisement, now: .zero)
+        advertiser.start(advertisement ?? self.advertisement, now: .zero)
         advertiser.controllerReady(info, now: .zero)
         return advertiser
     }
-
-    func ready(_ info: ControllerInfo) -> Advertiser { Self.ready(info, advertisement, identity: identity) }
 
     func parameters(_ set: AdvertisingSetHandle, _ interval: AdvertisingInterval = .fast) -> HCICommand {
         .leSetExtendedAdvertisingParameters(set, interval: interval, ownAddressType: .random, filterPolicy: .anyone)

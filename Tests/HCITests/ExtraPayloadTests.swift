@@ -6,21 +6,13 @@ import Testing
 /// the controller has one more, else its advertising data taking turns
 /// with the first payload's on the first set, the scan response (and so
 /// the name) staying the first payload's.
-@Suite struct ExtraPayloadTests {
-    static let ancs = BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!
-    static let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+extension AdvertisingSetsTests {
     static let ghostService = BluetoothUUID("BFA6E968-0F36-4888-8F63-C8EC01385E67")!
-    let identity = StaticRandomAddress(text: "C0:11:22:33:44:55")!
-    let settings = AdvertisingPayload.accessory(name: "NotifBdg Car", soliciting: [Self.ancs])
-    let bridge = AdvertisingPayload.offering(Self.bridgeService, name: "NotifBdg Car")
-    let combined = AdvertisingPayload.combined(name: "NotifBdg Car", soliciting: [Self.ancs], service: Self.bridgeService)
-    let ghost = AdvertisingPayload.offering(Self.ghostService, name: "NotifBdg Car")
-    var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined, extra: ghost) }
-    let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1), set2 = AdvertisingSetHandle(2)
+    var ghost: AdvertisingPayload { AdvertisingPayload.offering(Self.ghostService, name: "NotifBdg Car") }
+    var withExtra: Advertisement { Advertisement(sets: [settings, bridge], combined: combined, extra: ghost) }
+    var set2: AdvertisingSetHandle { AdvertisingSetHandle(2) }
 
-    func run(_ advertiser: inout Advertiser, now: Instant = .zero) -> [HCICommand] { AdvertisingSetsTests.run(&advertiser, now: now) }
-
-    func ready(_ info: ControllerInfo) -> Advertiser { AdvertisingSetsTests.ready(info, advertisement, identity: identity) }
+    func readyWithExtra(_ info: ControllerInfo) -> Advertiser { ready(info, withExtra) }
 
     func at(_ ms: Int64) -> Instant { Instant(milliseconds: ms) }
 
@@ -31,14 +23,16 @@ import Testing
         return run(&advertiser, now: at(ms))
     }
 
+    // MARK: - The extra payload (GhostDrop's)
+
     @Test func theShapeForEachNumberOfSets() {
         let extra = ghost.advertisingData
-        #expect(advertisement.shape(sets: 3).payloads == [settings, bridge, ghost])
-        #expect(advertisement.shape(sets: 3).turn == nil)
-        #expect(advertisement.shape(sets: 2).payloads == [settings, bridge])
-        #expect(advertisement.shape(sets: 2).turn == extra)
-        #expect(advertisement.shape(sets: 1).payloads == [combined])
-        #expect(advertisement.shape(sets: 1).turn == extra)
+        #expect(withExtra.shape(sets: 3).payloads == [settings, bridge, ghost])
+        #expect(withExtra.shape(sets: 3).turn == nil)
+        #expect(withExtra.shape(sets: 2).payloads == [settings, bridge])
+        #expect(withExtra.shape(sets: 2).turn == extra)
+        #expect(withExtra.shape(sets: 1).payloads == [combined])
+        #expect(withExtra.shape(sets: 1).turn == extra)
         let alone = Advertisement(settings, extra: ghost)
         #expect(alone.shape(sets: 2).payloads == [settings, ghost])
         #expect(alone.shape(sets: 1).payloads == [settings])
@@ -50,7 +44,7 @@ import Testing
     }
 
     @Test func threeSetsGiveTheExtraASetOfItsOwnAndNoTurns() {
-        var advertiser = ready(AdvertisingSetsTests.withSets(3))
+        var advertiser = readyWithExtra(Self.withSets(3))
         let sent = run(&advertiser)
         #expect(sent.contains(.leSetExtendedAdvertisingData(set2, ghost.advertisingData)))
         #expect(sent.contains(.leSetExtendedScanResponseData(set2, ghost.scanResponse)))
@@ -60,7 +54,7 @@ import Testing
     }
 
     @Test func twoSetsTakeTurnsOnTheFirstWithoutAPause() {
-        var advertiser = ready(AdvertisingSetsTests.withSets(2))
+        var advertiser = readyWithExtra(Self.withSets(2))
         #expect(run(&advertiser).last == .leEnableAdvertisingSets([set0, set1]))
         #expect(advertiser.payloads == [settings, bridge])
         // The extra's turn: only the first set's advertising data changes, on air.
@@ -75,7 +69,7 @@ import Testing
     }
 
     @Test func legacyAdvertisingTakesTurnsWithTheCombinedPayload() {
-        var advertiser = ready(ControllerInfo())
+        var advertiser = readyWithExtra(ControllerInfo())
         #expect(run(&advertiser).last == .leSetAdvertisingEnable(true))
         #expect(tick(&advertiser, 2_000) == [.leSetAdvertisingData(ghost.advertisingData)])
         #expect(advertiser.payloads == [combined.advertising(ghost.advertisingData)])
@@ -83,7 +77,7 @@ import Testing
     }
 
     @Test func goingSlowKeepsTheTurn() {
-        var advertiser = ready(AdvertisingSetsTests.withSets(1))
+        var advertiser = readyWithExtra(Self.withSets(1))
         _ = run(&advertiser)
         for ms in stride(from: Int64(2_000), through: 26_000, by: 3_000) {
             #expect(tick(&advertiser, ms) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
@@ -100,19 +94,15 @@ import Testing
         #expect(tick(&advertiser, 32_000) == [.leSetExtendedAdvertisingData(set0, ghost.advertisingData)])
     }
 
-    func slowParameters(_ set: AdvertisingSetHandle) -> HCICommand {
-        .leSetExtendedAdvertisingParameters(set, interval: .slow, ownAddressType: .random, filterPolicy: .anyone)
-    }
-
     /// The phone's link is secure: only the extra's advertising data stays
     /// on air, on the first set under its scan response, slow; no turns.
     @Test func whileTheOwnersPhoneIsInOnlyTheExtraStaysOnAir() {
-        var advertiser = ready(AdvertisingSetsTests.withSets(1))
+        var advertiser = readyWithExtra(Self.withSets(1))
         _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
         advertiser.peripheralSecured(ConnectionHandle(0x40))
         // The connection ended the one set: the extra alone, slow.
-        #expect(run(&advertiser) == [slowParameters(set0), .leSetExtendedAdvertisingData(set0, ghost.advertisingData),
+        #expect(run(&advertiser) == [parameters(set0, .slow), .leSetExtendedAdvertisingData(set0, ghost.advertisingData),
                                      .leEnableAdvertisingSets([set0])])
         #expect(advertiser.payloads == [combined.advertising(ghost.advertisingData)], "the combined payload's name")
         #expect(advertiser.state == .pausedByConnection)
@@ -132,25 +122,21 @@ import Testing
     }
 
     @Test func withASetEachThePhoneLeavesTheExtraAloneOnTheFirstSet() {
-        var advertiser = ready(AdvertisingSetsTests.withSets(3))
+        var advertiser = readyWithExtra(Self.withSets(3))
         _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
         advertiser.peripheralSecured(ConnectionHandle(0x40))
         #expect(run(&advertiser) == [
-            .leDisableAllAdvertisingSets(), slowParameters(set0),
+            .leDisableAllAdvertisingSets(), parameters(set0, .slow),
             .leSetExtendedAdvertisingData(set0, ghost.advertisingData), .leEnableAdvertisingSets([set0]),
         ])
         #expect(advertiser.payloads[0].scanResponse == settings.scanResponse)
     }
 
-    func parameters(_ set: AdvertisingSetHandle) -> HCICommand {
-        .leSetExtendedAdvertisingParameters(set, interval: .fast, ownAddressType: .random, filterPolicy: .anyone)
-    }
-
     /// A controller that cannot advertise while connected is not asked
     /// again every 16 s for as long as the phone stays: only once a link goes.
     @Test func aRefusalWhileThePhoneIsInWaitsForTheLinkToGo() {
-        var advertiser = ready(ControllerInfo())
+        var advertiser = readyWithExtra(ControllerInfo())
         _ = run(&advertiser)
         advertiser.peripheralConnected(ConnectionHandle(0x40))
         advertiser.peripheralSecured(ConnectionHandle(0x40))
@@ -169,7 +155,7 @@ import Testing
     }
 
     @Test func aControllerResetStartsOverWithTheFirstPayload() {
-        var advertiser = ready(ControllerInfo())
+        var advertiser = readyWithExtra(ControllerInfo())
         _ = run(&advertiser)
         _ = tick(&advertiser, 2_000)
         advertiser.controllerLost()
