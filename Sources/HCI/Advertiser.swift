@@ -30,8 +30,8 @@ import BluetoothCore
 /// 1 s the extra's (the scan response, so the name, stays the first's):
 /// an app scanning for the extra's service hears it within 3 s, and
 /// Settings, whose rows stay listed between reports, finds the head unit
-/// within 3 s too. Either way a
-/// scanner hears one name: every payload carries the same. A controller
+/// within 3 s too. Either way a scanner hears one name: every payload
+/// carries the same. A controller
 /// with sets but without extended scanning and initiating gets the legacy
 /// commands and the combined payload: the host scans and connects the
 /// legacy way there, and Core Vol 4 Part E 3.1.1 lets a controller refuse
@@ -47,11 +47,11 @@ import BluetoothCore
 /// finds a receiver only by scanning) under the first payload's scan
 /// response, at the slow interval, until the last secure link goes; then
 /// everything starts again, fast. Without an extra, nothing advertises
-/// meanwhile. A controller that refuses to advertise while the phone is
-/// connected is not asked again until a peripheral link goes. A refused command (Command Disallowed while the controller
+/// meanwhile. A refused command (Command Disallowed while the controller
 /// is busy, or from one that cannot advertise while it is connected as
 /// peripheral) is logged and retried after a pause that doubles up to
-/// 16 s, and at once when a peripheral link goes; a command the controller
+/// 16 s, and at once when a peripheral link goes (while a secure link is
+/// up, only then: not every 16 s for a whole drive); a command the controller
 /// never answers is the host's business (it resets the controller, and
 /// `controllerReady` starts over).
 ///
