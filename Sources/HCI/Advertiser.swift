@@ -23,8 +23,15 @@ import BluetoothCore
 /// gets a set of its own, every set sending legacy ADV_IND PDUs from our
 /// identity address, all enabled together. With one set, or legacy
 /// advertising only, the advertisement's combined payload goes on air
-/// alone (through the one set, or the legacy commands). Either way a
-/// scanner hears one name: every payload carries the same. A controller
+/// alone (through the one set, or the legacy commands). The
+/// advertisement's `extra` payload (GhostDrop's) gets a set of its own
+/// where the controller has one more; otherwise its advertising data and
+/// the first payload's take turns on the first set, 2 s the first's and
+/// 1 s the extra's (the scan response, so the name, stays the first's):
+/// an app scanning for the extra's service hears it within 3 s, and
+/// Settings, whose rows stay listed between reports, finds the head unit
+/// within 3 s too. Either way a scanner hears one name: every payload
+/// carries the same. A controller
 /// with sets but without extended scanning and initiating gets the legacy
 /// commands and the combined payload: the host scans and connects the
 /// legacy way there, and Core Vol 4 Part E 3.1.1 lets a controller refuse
@@ -35,11 +42,16 @@ import BluetoothCore
 /// by itself, and it is enabled again, so that a device that connects and
 /// never pairs cannot keep the owner's phone out. Once the owner says a
 /// link is secure (`peripheralSecured`: encrypted with a bond, or paired)
-/// every set is disabled, until the last secure link goes; then it starts
-/// again, fast. A refused command (Command Disallowed while the controller
+/// every set is disabled but the first, which keeps the extra payload's
+/// advertising data alone (GhostDrop's service: its sender on that phone
+/// finds a receiver only by scanning) under the first payload's scan
+/// response, at the slow interval, until the last secure link goes; then
+/// everything starts again, fast. Without an extra, nothing advertises
+/// meanwhile. A refused command (Command Disallowed while the controller
 /// is busy, or from one that cannot advertise while it is connected as
 /// peripheral) is logged and retried after a pause that doubles up to
-/// 16 s, and at once when a peripheral link goes; a command the controller
+/// 16 s, and at once when a peripheral link goes (while a secure link is
+/// up, only then: not every 16 s for a whole drive); a command the controller
 /// never answers is the host's business (it resets the controller, and
 /// `controllerReady` starts over).
 ///
@@ -76,6 +88,12 @@ public struct Advertiser {
     public static let fastPeriodMilliseconds: Int64 = 30_000
     static let firstRetryMilliseconds: Int64 = 500
     static let maxRetryMilliseconds: Int64 = 16_000
+    /// Where the extra payload takes turns: how long each advertising data
+    /// stays on air. An iPhone scanning in the foreground hears a few
+    /// advertising events within the extra's turn even at the slow
+    /// interval (152.5 ms); one report is all a scan filter needs.
+    static let firstTurnMilliseconds: Int64 = 2_000
+    static let extraTurnMilliseconds: Int64 = 1_000
 
     /// Interval, own address and filter policy: the same for every set.
     struct Parameters: Equatable {
@@ -134,16 +152,44 @@ public struct Advertiser {
     /// them again (nil: not for this audience, the controller's list is full).
     private var refusedLists: (audience: AdvertisingAudience, retryAt: Instant?)?
     private var listRetryDelay = Advertiser.firstRetryMilliseconds
+    /// Where the extra payload takes turns: whether it is its turn, and
+    /// when the turn ends (nil until advertising first starts).
+    private var extraTurn = false
+    private var turnEndsAt: Instant?
+    /// The controller refused a command while a secure link was up: the
+    /// extra stays off the air until a peripheral link goes.
+    private var refusedWhileSecured = false
 
     public init() {}
 
     /// The payloads on air now (or going there), one per set: the
-    /// advertisement's sets where the controller has enough of them, its
-    /// combined payload otherwise (and until the controller is known).
+    /// advertisement's sets (and its extra) where the controller has enough
+    /// of them, its combined payload otherwise (and until the controller
+    /// is known); during the extra's turn, the first with the extra's
+    /// advertising data.
     public var payloads: [AdvertisingPayload] {
-        guard let advertisement else { return [] }
-        if case .sets(let count)? = commands, advertisement.sets.count <= count { return advertisement.sets }
-        return [advertisement.combined]
+        guard let shape else { return [] }
+        guard securedLinks.isEmpty else {
+            guard let extra = advertisement?.extra, !refusedWhileSecured else { return [] }
+            return [shape.payloads[0].advertising(extra.advertisingData)]
+        }
+        guard extraTurn, let turn = shape.turn else { return shape.payloads }
+        return [shape.payloads[0].advertising(turn)] + shape.payloads.dropFirst()
+    }
+
+    /// The advertisement's shape on this controller's sets (legacy: one).
+    private var shape: (payloads: [AdvertisingPayload], turn: [UInt8]?)? {
+        guard let advertisement else { return nil }
+        if case .sets(let count)? = commands { return advertisement.shape(sets: count) }
+        return advertisement.shape(sets: 1)
+    }
+
+    /// The extra payload has no set of its own and advertising is not paused.
+    private var takingTurns: Bool { securedLinks.isEmpty && shape?.turn != nil }
+
+    private mutating func resetTurns() {
+        extraTurn = false
+        turnEndsAt = nil
     }
 
     public var state: State {
@@ -191,6 +237,10 @@ public struct Advertiser {
     public mutating func start(_ advertisement: Advertisement, now: Instant) {
         if self.advertisement == nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         self.advertisement = advertisement
+        // An extra that takes turns on sets already on air: the turns start now.
+        if turnEndsAt == nil, applied.enabledSets > 0, takingTurns {
+            turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
+        }
     }
 
     /// Goes to the slow interval at once (a phone of ours is around).
@@ -199,6 +249,7 @@ public struct Advertiser {
     public mutating func stop() {
         advertisement = nil
         fastUntil = nil
+        resetTurns()
     }
 
     /// Our static random identity, used as the advertising address.
@@ -219,8 +270,9 @@ public struct Advertiser {
 
     mutating func controllerReady(_ info: ControllerInfo, now: Instant) {
         controller = info
-        commands = Advertiser.commands(for: info, wanted: advertisement?.sets.count ?? 2)
+        commands = Advertiser.commands(for: info)
         applied = Applied()
+        resetTurns()
         inFlight = nil
         listProgram = []
         retryAt = nil
@@ -229,6 +281,7 @@ public struct Advertiser {
         listRetryDelay = Advertiser.firstRetryMilliseconds
         peripheralLinks = []
         securedLinks = []
+        refusedWhileSecured = false
         if advertisement != nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         if let why = info.hostFilteringReason(for: audience) {
             Log.info("adv", why + ": advertising to anyone, strangers are refused by the head unit")
@@ -240,12 +293,14 @@ public struct Advertiser {
         controller = nil
         commands = nil
         applied = Applied()
+        resetTurns()
         inFlight = nil
         listProgram = []
         retryAt = nil
         refusedLists = nil
         peripheralLinks = []
         securedLinks = []
+        refusedWhileSecured = false
     }
 
     /// A connection came up from our advertising: the controller has
@@ -258,7 +313,7 @@ public struct Advertiser {
     }
 
     /// The owner says a peripheral link is secure: the phone is in, and
-    /// advertising pauses until its link goes.
+    /// advertising pauses until its link goes, but for the extra payload.
     mutating func peripheralSecured(_ handle: ConnectionHandle) {
         guard peripheralLinks.contains(handle), !securedLinks.contains(handle) else { return }
         securedLinks.append(handle)
@@ -272,6 +327,7 @@ public struct Advertiser {
         guard let index = peripheralLinks.firstIndex(of: handle) else { return }
         peripheralLinks.remove(at: index)
         retryAt = nil
+        refusedWhileSecured = false
         retryDelay = Advertiser.firstRetryMilliseconds
         var wasSecured = false
         if let secured = securedLinks.firstIndex(of: handle) {
@@ -289,7 +345,8 @@ public struct Advertiser {
     public var nextDeadline: Instant? {
         let advertising = advertisement != nil && securedLinks.isEmpty
         let listRetry = advertising ? refusedLists?.retryAt : nil
-        return earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry)
+        let turn = advertising && takingTurns ? turnEndsAt : nil
+        return earliest(earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry), turn)
     }
 
     mutating func handleTimeout(now: Instant) {
@@ -300,6 +357,12 @@ public struct Advertiser {
         if let until = fastUntil, until <= now, advertisement != nil {
             fastUntil = nil
             Log.info("adv", "no phone in \(Advertiser.fastPeriodMilliseconds / 1000) s; advertising every \(AdvertisingInterval.slow) from now on")
+        }
+        // The other advertising data's turn: nextStep sends it, without
+        // disabling (a set's or legacy data may change while on air).
+        if let at = turnEndsAt, at <= now, advertisement != nil, takingTurns {
+            extraTurn.toggle()
+            turnEndsAt = now.adding(milliseconds: extraTurn ? Advertiser.extraTurnMilliseconds : Advertiser.firstTurnMilliseconds)
         }
     }
 
@@ -328,6 +391,13 @@ public struct Advertiser {
             if case .list = step {
                 return listsRefused(command(for: step).opcode, result.status, now: now)
             }
+            // (A refused disable is retried as ever: it must happen.)
+            if !securedLinks.isEmpty, step != .enable(false) {
+                refusedWhileSecured = true
+                Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status) while the phone is connected;"
+                    + " not advertising until a link goes")
+                return
+            }
             Log.warning("adv", "\(command(for: step).opcode) refused: \(result.status); trying again in \(retryDelay) ms")
             retryAt = now.adding(milliseconds: retryDelay)
             retryDelay = min(retryDelay * 2, Advertiser.maxRetryMilliseconds)
@@ -339,8 +409,14 @@ public struct Advertiser {
         case .enable(let on):
             applied.enabledSets = on ? payloads.count : 0
             applied.setEndedByConnection = false
+            if on, turnEndsAt == nil, takingTurns {
+                turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
+                Log.info("adv", "no advertising set for the extra payload: its advertising data takes turns with the first"
+                    + " payload's, \(Advertiser.extraTurnMilliseconds) ms every \(Advertiser.firstTurnMilliseconds + Advertiser.extraTurnMilliseconds) ms")
+            }
             if on, let interval = applied.parameters[0]?.interval {
-                Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")")
+                Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")"
+                    + (payloads.count > 1 ? ", \(payloads.count) payloads on a set each" : ""))
             } else if !on {
                 Log.info("adv", "advertising stopped")
             }
@@ -379,13 +455,12 @@ public struct Advertiser {
     /// (`LECommandForm`: sets, counted at bring-up, and extended scanning
     /// and initiating), the legacy commands otherwise, so the advertising
     /// never mixes with the host's scanning and connecting.
-    static func commands(for info: ControllerInfo, wanted: Int) -> Commands {
+    static func commands(for info: ControllerInfo) -> Commands {
         guard case .extended(let count) = info.commandForm else {
             if let why = info.legacyFormReason { Log.info("adv", why + "; legacy advertising, one combined payload") }
             return .legacy
         }
-        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s"); "
-            + (count >= wanted ? "one per payload" : "one combined payload"))
+        Log.info("adv", "the controller has \(count) advertising set\(count == 1 ? "" : "s")")
         return .sets(count)
     }
 
@@ -429,7 +504,7 @@ public struct Advertiser {
             return enabled ? .enable(false) : .identity(identity, set: 0)
         }
         let payloads = self.payloads
-        guard !payloads.isEmpty, securedLinks.isEmpty else {
+        guard !payloads.isEmpty else {
             return enabled ? .enable(false) : nil
         }
         // Sets that should not be on air (fewer payloads than before).

@@ -97,12 +97,22 @@ public struct AdvertisingPayload: Equatable {
              solicitedIfRoom: Array(services.dropFirst()))
     }
 
-    /// What iOS's accessory picker finds a NotifBridge receiver by
-    /// (docs/NOTIFBRIDGE.md): the flags and `service` as the complete list
-    /// of 128-bit services in the advertising data, the name in the scan
-    /// response.
-    public static func notifBridge(name: String, service: BluetoothUUID) -> AdvertisingPayload {
+    /// What an app that scans for `service` finds the head unit by: iOS's
+    /// accessory picker for NotifBridge (docs/NOTIFBRIDGE.md), GhostDrop's
+    /// sender (docs/GHOSTDROP.md). The flags and `service` as the complete
+    /// list of 128-bit services in the advertising data, where a scan
+    /// filter on the service matches the first report, scan response or
+    /// not; the name in the scan response.
+    public static func offering(_ service: BluetoothUUID, name: String) -> AdvertisingPayload {
         make(name: name, advertised: .services128([service]))
+    }
+
+    /// This payload with `advertisingData` instead of its own and the same
+    /// scan response, so the same name (`Advertisement.extra` taking its turn).
+    func advertising(_ advertisingData: [UInt8]) -> AdvertisingPayload {
+        var payload = self
+        payload.advertisingData = advertisingData
+        return payload
     }
 
     /// Both in one payload, for a controller with a single advertising set
@@ -131,21 +141,39 @@ public struct AdvertisingPayload: Equatable {
     }
 }
 
-/// What the head unit advertises, in both shapes a controller may need:
+/// What the head unit advertises, in the shapes a controller may need:
 /// one payload per advertising set where the controller has enough sets,
 /// and everything in one payload where it has one set or legacy
 /// advertising only. Every payload carries the same name.
+///
+/// `extra` (GhostDrop's) is a payload that no combined payload has room
+/// for (a second 128-bit UUID in the advertising data): it gets a set of
+/// its own where the controller has one more set than `sets` needs;
+/// otherwise its advertising data takes turns with the first payload's
+/// on that payload's set (`Advertiser.extraTurnMilliseconds`), beside the
+/// first payload's scan response, so the name a scanner hears never
+/// changes.
 public struct Advertisement: Equatable {
     public let sets: [AdvertisingPayload]
     public let combined: AdvertisingPayload
+    public let extra: AdvertisingPayload?
 
-    public init(sets: [AdvertisingPayload], combined: AdvertisingPayload) {
+    public init(sets: [AdvertisingPayload], combined: AdvertisingPayload, extra: AdvertisingPayload? = nil) {
         self.sets = sets.isEmpty ? [combined] : sets
         self.combined = combined
+        self.extra = extra
     }
 
     /// One payload, whatever the controller.
-    public init(_ payload: AdvertisingPayload) {
-        self.init(sets: [payload], combined: payload)
+    public init(_ payload: AdvertisingPayload, extra: AdvertisingPayload? = nil) {
+        self.init(sets: [payload], combined: payload, extra: extra)
+    }
+
+    /// What goes on `count` advertising sets (legacy advertising: 1): the
+    /// payloads, one per set, and the advertising data that takes turns
+    /// with the first payload's (nil: `extra` has a set, or there is none).
+    public func shape(sets count: Int) -> (payloads: [AdvertisingPayload], turn: [UInt8]?) {
+        if let extra, count >= sets.count + 1 { return (sets + [extra], nil) }
+        return (count >= sets.count ? sets : [combined], extra?.advertisingData)
     }
 }

@@ -1,5 +1,6 @@
 import AMS
 import ANCS
+import GhostDrop
 import HCI
 import NotifBridge
 
@@ -33,12 +34,17 @@ extension HeadUnitCore {
     /// What the controller is asked to advertise: the Settings accessory
     /// (ANCS solicited, AMS where there is room) and, when NotifBridge is
     /// on, NotifBridge's service, on a set each or combined in one
-    /// payload; `name` in every one of them.
+    /// payload; and GhostDrop's service, which its sender scans for
+    /// (docs/GHOSTDROP.md, "The capabilities on air"), on a set of its own
+    /// or taking turns with the first payload (`Advertisement.extra`);
+    /// `name` in every one of them.
     func advertisement(named name: String) -> Advertisement {
         let settings = AdvertisingPayload.accessory(name: name, soliciting: [ANCSUUIDs.service, AMSUUIDs.service])
-        guard notifBridge != nil else { return Advertisement(settings) }
-        return Advertisement(sets: [settings, AdvertisingPayload.notifBridge(name: name, service: NotifBridgeUUIDs.service)],
+        let ghostDrop = AdvertisingPayload.offering(GhostDropService.service, name: name)
+        guard notifBridge != nil else { return Advertisement(settings, extra: ghostDrop) }
+        return Advertisement(sets: [settings, AdvertisingPayload.offering(NotifBridgeUUIDs.service, name: name)],
                              combined: AdvertisingPayload.combined(name: name, soliciting: [ANCSUUIDs.service],
-                                                                   service: NotifBridgeUUIDs.service))
+                                                                   service: NotifBridgeUUIDs.service),
+                             extra: ghostDrop)
     }
 }

@@ -72,7 +72,7 @@ import Testing
     @Test func bothSetPayloadsCarryTheSameNameTheSameWay() {
         let name = "NotifBdg HU-3F9A21"
         let settings = AdvertisingPayload.accessory(name: name, soliciting: [ancs, ams])
-        let bridge = AdvertisingPayload.notifBridge(name: name, service: bridgeService)
+        let bridge = AdvertisingPayload.offering(bridgeService, name: name)
         #expect(Array(settings.scanResponse.prefix(20)) == [0x13, 0x09] + Array(name.utf8))
         #expect(bridge.scanResponse == [0x13, 0x09] + Array(name.utf8))
         #expect(bridge.advertisingData == [0x02, 0x01, 0x06, 0x11, 0x07, 0x44, 0x8C, 0x6D, 0x1E, 0x0A, 0x3F, 0x5C, 0x9B,

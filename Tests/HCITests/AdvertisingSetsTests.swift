@@ -9,7 +9,7 @@ import Testing
     static let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
     let identity = StaticRandomAddress(text: "C0:11:22:33:44:55")!
     let settings = AdvertisingPayload.accessory(name: "NotifBdg Car", soliciting: [Self.ancs])
-    let bridge = AdvertisingPayload.notifBridge(name: "NotifBdg Car", service: Self.bridgeService)
+    let bridge = AdvertisingPayload.offering(Self.bridgeService, name: "NotifBdg Car")
     let combined = AdvertisingPayload.combined(name: "NotifBdg Car", soliciting: [Self.ancs], service: Self.bridgeService)
     var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined) }
     let set0 = AdvertisingSetHandle(0), set1 = AdvertisingSetHandle(1)
@@ -38,10 +38,11 @@ import Testing
         return sent
     }
 
-    func ready(_ info: ControllerInfo) -> Advertiser {
+    /// `advertisement` (this one by default) asked for on a controller described by `info`.
+    func ready(_ info: ControllerInfo, _ advertisement: Advertisement? = nil) -> Advertiser {
         var advertiser = Advertiser()
         advertiser.setIdentity(identity)
-        advertiser.start(advertisement, now: .zero)
+        advertiser.start(advertisement ?? self.advertisement, now: .zero)
         advertiser.controllerReady(info, now: .zero)
         return advertiser
     }

@@ -13,7 +13,7 @@ import ScriptedPeers
     let identity = StaticRandomAddress(text: "C0:11:22:33:44:55")!
     let phone = BluetoothAddress("4A:01:02:03:04:05", kind: .random)!
     let settings = AdvertisingPayload.accessory(name: "NotifBdg Car", soliciting: [Self.ancs])
-    let bridge = AdvertisingPayload.notifBridge(name: "NotifBdg Car", service: Self.bridgeService)
+    let bridge = AdvertisingPayload.offering(Self.bridgeService, name: "NotifBdg Car")
     let combined = AdvertisingPayload.combined(name: "NotifBdg Car", soliciting: [Self.ancs], service: Self.bridgeService)
     var advertisement: Advertisement { Advertisement(sets: [settings, bridge], combined: combined) }
 

@@ -97,7 +97,7 @@ import ScriptedPeers
     @Test func aLegacyControllerGetsTheCombinedPayloadAndNoTurns() {
         let (host, controller) = readyHost()
         let service = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
-        let bridge = AdvertisingPayload.notifBridge(name: "Car", service: service)
+        let bridge = AdvertisingPayload.offering(service, name: "Car")
         let combined = AdvertisingPayload.combined(name: "Car", soliciting: [], service: service)
         host.startAdvertising(Advertisement(sets: [payload, bridge], combined: combined))
         let sent = accept(host, controller)

@@ -346,8 +346,11 @@ final class NotifBridgeCoreTests: XCTestCase {
         settings.notifBridge = false
         rig = connectedRig(settings: settings)
         XCTAssertNil(rig.core.notifBridge)
-        XCTAssertEqual(rig.core.advertisement(named: "Car"), Advertisement(AdvertisingPayload.accessory(
-            name: "Car", soliciting: [ANCSUUIDs.service, AMSUUIDs.service])))
+        // The Settings accessory alone (and GhostDrop's extra, AdvertisementTests): no NotifBridge service.
+        let advertisement = rig.core.advertisement(named: "Car")
+        XCTAssertEqual(advertisement.sets, [AdvertisingPayload.accessory(name: "Car", soliciting: [ANCSUUIDs.service, AMSUUIDs.service])])
+        XCTAssertEqual(advertisement.combined, advertisement.sets[0])
+        XCTAssertFalse(AdvertisingData(advertisement.extra?.advertisingData ?? []).advertises(NotifBridgeUUIDs.service))
         let uuid = NotifBridgeUUIDs.service.fullLittleEndian
         let off = primaryServices()
         XCTAssertFalse(off.isEmpty, "the services were listed")

@@ -1,4 +1,5 @@
 import BluetoothCore
+import GhostDrop
 @testable import HCI
 import ScriptedPeers
 import Testing
@@ -48,8 +49,8 @@ import Testing
     @Test func twoSetsCarryTheCompleteNameBoth() throws {
         let rig = try rig(sets: 4)
         #expect(rig.core.host.advertiser.commands == .sets(4))
-        #expect(rig.core.host.advertiser.applied.data.count == 2, "the Settings and NotifBridge sets")
-        #expect(namesOnAir(rig) == ["NotifBdg 3F9A21", "NotifBdg 3F9A21"])
+        #expect(rig.core.host.advertiser.applied.data.count == 3, "the Settings, NotifBridge and GhostDrop sets")
+        #expect(namesOnAir(rig) == ["NotifBdg 3F9A21", "NotifBdg 3F9A21", "NotifBdg 3F9A21"])
         #expect(namesOverTime(rig, seconds: 35) == ["NotifBdg 3F9A21"])
     }
 
@@ -76,7 +77,48 @@ import Testing
 
     @Test func withoutNotifBridgeOnePayloadAndTheUsualName() throws {
         let rig = try rig(sets: 4, settings: CoreSettings(notifBridge: false, findsNavigationNotifierPhones: false))
-        #expect(rig.core.host.advertiser.payloads.count == 1)
-        #expect(namesOnAir(rig) == ["NavigationNotifier HU-3F9A21"])
+        #expect(rig.core.host.advertiser.payloads.count == 2, "the Settings accessory and GhostDrop")
+        #expect(namesOnAir(rig) == ["NavigationNotifier HU-3F9A21", "NavigationNotifier HU-3F9A21"])
+    }
+}
+
+/// GhostDrop's service on air (docs/GHOSTDROP.md, "The capabilities on
+/// air"): its sender scans for it. On a set of its own with three sets;
+/// with two, one or legacy advertising, its advertising data takes turns
+/// with the Settings accessory's (or the combined payload's) on the first
+/// set, under that set's scan response, so the same name.
+@Suite struct GhostDropOnAirTests {
+    let names = OneNameTests()
+
+    /// Whether the controller has GhostDrop's service on air now, and where.
+    func ghostDropSets(_ rig: CoreRig) -> [Int] {
+        let applied = rig.core.host.advertiser.applied
+        return applied.data.keys.sorted().filter { AdvertisingData(applied.data[$0] ?? []).advertises(GhostDropService.service) }
+    }
+
+    @Test func threeSetsKeepItOnAirAllTheTime() throws {
+        let rig = try names.rig(sets: 3)
+        for _ in 0..<50 {
+            #expect(ghostDropSets(rig) == [2])
+            rig.advance(milliseconds: 100)
+        }
+    }
+
+    @Test func fewerSetsTakeTurnsOnTheFirstUnderTheSameName() throws {
+        for sets: UInt8 in [0, 1, 2] {
+            let rig = try names.rig(sets: sets)
+            let before = names.namesOnAir(rig)
+            var onAir = 0, samples = 0
+            for _ in 0..<90 {
+                rig.advance(milliseconds: 100)
+                let where_ = ghostDropSets(rig)
+                #expect(where_.isEmpty || where_ == [0], "\(sets) sets: \(where_)")
+                onAir += where_.isEmpty ? 0 : 1
+                samples += 1
+                #expect(names.namesOnAir(rig) == before, "\(sets) sets: the name holds still")
+            }
+            // 1 s of every 3: a third of the samples, give or take one turn's edges.
+            #expect((25...35).contains(onAir), "\(sets) sets: on air in \(onAir) of \(samples) samples")
+        }
     }
 }

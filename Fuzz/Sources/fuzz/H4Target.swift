@@ -87,10 +87,13 @@ enum H4Target {
     static let payload = AdvertisingPayload.accessory(name: "NavigationNotifier",
                                                       soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!])
     static let bridgeService = BluetoothUUID("D5E12B7A-7D8E-4F12-9B5C-3F0A1E6D8C44")!
+    /// With GhostDrop's extra, as the head unit's: a set of its own or
+    /// turns, and on air alone while a link is secure.
     static let advertisement = Advertisement(
-        sets: [payload, AdvertisingPayload.notifBridge(name: "NavigationNotifier", service: bridgeService)],
+        sets: [payload, AdvertisingPayload.offering(bridgeService, name: "NavigationNotifier")],
         combined: AdvertisingPayload.combined(name: "NavigationNotifier", soliciting: [BluetoothUUID("7905F431-B5CE-4E99-A40F-4B1E122D00D0")!],
-                                              service: bridgeService))
+                                              service: bridgeService),
+        extra: AdvertisingPayload.offering(BluetoothUUID("BFA6E968-0F36-4888-8F63-C8EC01385E67")!, name: "NavigationNotifier"))
 
     /// A phone the owner connects to as central.
     static let phone = BluetoothAddress("5B:01:02:03:04:05", kind: .random)!

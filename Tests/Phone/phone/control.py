@@ -102,6 +102,9 @@ class ControlProtocol:
         from .ghostdrop_commands import register as register_ghostdrop_commands
 
         register_ghostdrop_commands(self)
+        from .ghostdrop_scan import register as register_ghostdrop_scan
+
+        register_ghostdrop_scan(self)
 
     @property
     def command_names(self) -> list[str]:

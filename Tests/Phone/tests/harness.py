@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import struct
 import sys
@@ -206,6 +207,23 @@ class SimulatorTestCase(unittest.IsolatedAsyncioTestCase):
 
     def hci_violations(self) -> list[dict]:
         return [e for e in self.sim.events if e.get('event') == 'hci_violation']
+
+
+class ControlTestCase(SimulatorTestCase):
+    """A simulator driven through its control protocol, as the head unit's tests drive it."""
+
+    async def asyncSetUp(self) -> None:
+        await super().asyncSetUp()
+        from phone.control import ControlProtocol
+
+        self.protocol = ControlProtocol(self.sim, lambda: None)
+
+    async def command(self, command: str, ok: bool = True, **arguments) -> dict:
+        """The reply to `command`, which must be JSON and say `ok`."""
+        reply = await self.protocol.handle_line(json.dumps({'cmd': command, 'id': 7, **arguments}))
+        json.dumps(reply)
+        self.assertEqual(reply['ok'], ok, reply)
+        return reply
 
 
 class RawHostTestCase(SimulatorTestCase):

@@ -7,18 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 
-from harness import SimulatorTestCase
+from harness import ControlTestCase
 from notifbridge_fake import ADDRESS, FakeReceiver
-
-from phone.control import ControlProtocol
 
 RECEIVER = ADDRESS.to_string(with_type_qualifier=False)
 
 
-class NotifBridgeCommands(SimulatorTestCase):
+class NotifBridgeCommands(ControlTestCase):
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.protocol = ControlProtocol(self.sim, lambda: None)
         self.receiver = FakeReceiver()
         await self.receiver.start(self.port)
         await self.command('add_phone', name='anna')
@@ -30,12 +27,6 @@ class NotifBridgeCommands(SimulatorTestCase):
         await self.command('notifbridge_disconnect', phone='anna')
         await self.receiver.close()
         await super().asyncTearDown()
-
-    async def command(self, command: str, ok: bool = True, **arguments) -> dict:
-        reply = await self.protocol.handle_line(json.dumps({'cmd': command, 'id': 7, **arguments}))
-        json.dumps(reply)
-        self.assertEqual(reply['ok'], ok, reply)
-        return reply
 
     async def test_connect_keys_post_displayed_remove(self) -> None:
         self.assertTrue(self.connected['notifbridge']['connected'])
@@ -144,14 +135,13 @@ class NotifBridgeCommands(SimulatorTestCase):
         await self.command('notifbridge_post', ok=False, phone='anna', title='no app')
 
 
-class NotifBridgePairing(SimulatorTestCase):
+class NotifBridgePairing(ControlTestCase):
     """Both ways a NotifBridge link pairs: a receiver that shows a passkey
     (the head unit's way: the phone's user types it after
     `passkey_requested`) and a receiver without a screen (Just Works)."""
 
     async def asyncSetUp(self) -> None:
         await super().asyncSetUp()
-        self.protocol = ControlProtocol(self.sim, lambda: None)
         self.receiver: FakeReceiver | None = None
 
     async def asyncTearDown(self) -> None:
@@ -159,11 +149,6 @@ class NotifBridgePairing(SimulatorTestCase):
         if self.receiver is not None:
             await self.receiver.close()
         await super().asyncTearDown()
-
-    async def command(self, command: str, **arguments) -> dict:
-        reply = await self.protocol.handle_line(json.dumps({'cmd': command, 'id': 7, **arguments}))
-        self.assertTrue(reply['ok'], reply)
-        return reply
 
     async def connect(self, shows_passkey: bool) -> tuple[dict, object]:
         self.receiver = FakeReceiver(shows_passkey=shows_passkey, encrypted=True)
