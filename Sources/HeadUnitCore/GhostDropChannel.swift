@@ -149,6 +149,17 @@ public struct GhostDropChannel {
         return true
     }
 
+    /// The head unit is stopping (SIGTERM): each session receiving a file
+    /// hands the shell its resume state now, at its last confirmed chunk,
+    /// instead of at the next 64 KiB (`GhostDropPartial.resumeStride`), so
+    /// the restart resumes exactly where this run stopped. The links' ends
+    /// may not come back before the process exits.
+    mutating func keepResumeStates() {
+        for open in channels where open.keepsFile && open.kind != nil && !open.receiver.isFinished {
+            partial.keep(open.receiver.resumeState, final: true, &fileOps)
+        }
+    }
+
     var nextDeadline: Instant? {
         var deadline: Instant? = nil
         for open in channels { deadline = earliest(deadline, open.receiver.nextDeadline) }

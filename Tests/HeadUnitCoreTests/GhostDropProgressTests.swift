@@ -10,7 +10,8 @@ import Testing
 /// A transfer's figures in virtual time: the recorded transfer's chunks
 /// reach the core at a rate the test sets, and the `ghostdrop` progress
 /// reports and the screen's band say that rate and the time left; the
-/// outcome stays on the band for a few seconds.
+/// outcome stays on the band for a few seconds; and a head unit stopped
+/// mid-transfer (SIGTERM) keeps the resume state at its last confirmed chunk.
 @Suite struct GhostDropProgressTests {
     let transfer = GhostDropTransferTests()
 
@@ -136,5 +137,46 @@ import Testing
         #expect(rig.screen().transfer == TransferBand(filename: "headunit.conf", status: .cancelled("Link lost")))
         rig.advance(milliseconds: 6000)
         #expect(rig.screen().transfer == nil)
+    }
+
+    /// SIGTERM mid-transfer: the shell's `disconnectAll` has the resume
+    /// state written at once at the last confirmed chunk (3 of the 6),
+    /// though the one written before was the session's first (the next
+    /// would have come at 64 KiB) and
+    /// the link's end never comes back before the process exits; a head
+    /// unit started again from the kept files resumes at byte 540.
+    @Test func aStopMidTransferKeepsTheResumeStateAtTheLastConfirmedChunk() throws {
+        let fixture = try TransferFixture.load()
+        var session = fixture.sessions[0]
+        // Everything but the phone's disconnection: the channel stays open.
+        if case .disconnect? = session.steps.last { session.steps.removeLast() }
+        let rig = try transfer.openChannel(session)
+        run(session, rig, fileSize: fixture.file.count, first: 0, gap: { _ in 300 })
+        let kept = GhostDropTransferTests.Kept()
+        kept.apply(rig.writes)
+        #expect(try GhostResumeState(decoding: try #require(kept.resume)).nextSequence < 3, "written before the stop")
+        #expect(kept.incoming == Array(fixture.file.prefix(540)))
+
+        // What the shell writes in the same turn, before the controller
+        // has even seen the disconnection (the process may be gone before
+        // the links' ends come back).
+        #expect(rig.core.disconnectAll(now: rig.now))
+        var atOnce: [StateWrite] = []
+        while rig.core.hasStateWrites { atOnce.append(rig.core.takeStateWrite()) }
+        #expect(rig.first.isLinkUp)
+        kept.apply(atOnce)
+        let resume = try GhostResumeState(decoding: try #require(kept.resume))
+        #expect(resume.nextSequence == 3)
+
+        var stored = accessoryState
+        stored.ghostDropResume = kept.resume
+        stored.ghostDropWritten = GhostDropTransferTests.digest(kept.incoming ?? [])
+        let after = try transfer.openChannel(fixture.sessions[1], stored: stored)
+        let second = transfer.run(fixture.sessions[1], after)
+        #expect(second.sent == second.expected)
+        #expect(transfer.reports(after).contains(.incoming(filename: "headunit.conf", size: Int64(fixture.file.count), mimeType: "text/plain",
+                                                           startOffset: 540)))
+        kept.apply(after.writes)
+        #expect(kept.received == ["headunit.conf": fixture.file])
     }
 }

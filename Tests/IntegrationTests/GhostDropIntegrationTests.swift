@@ -118,6 +118,41 @@ import Testing
         try Self.resumedAfterThreeChunks(unit, phone)
     }
 
+    /// The phone holds after three chunks with the channel open, as an
+    /// app suspended mid-transfer does; the head unit gets SIGTERM, as
+    /// before a reboot, while the link is up: the resume state it leaves
+    /// says three chunks (not the session's first, the last written before
+    /// the next 64 KiB), and once started again the bonded phone's second
+    /// send continues at byte 540.
+    @Test func aHeadUnitStoppedMidTransferResumesAtTheLastConfirmedChunk() throws {
+        let (phone, first, server) = try settings.pairedStockPhone("ghostdrop-sigterm")
+        defer { first.stop(); phone.stop() }
+        let spsm = try channel.publishedSPSM(first)
+        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "hold_after": 3])
+        #expect(first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        first.type("confirm")
+        let state = first.stateDirectory
+        let incoming = state.appendingPathComponent("ghostdrop-incoming")
+        let deadline = Date().addingTimeInterval(30)
+        while ((try? Data(contentsOf: incoming))?.count ?? 0) < 540 && Date() < deadline { usleep(50_000) }
+        #expect((try? Data(contentsOf: incoming))?.count == 540)
+        kill(first.process.processIdentifier, SIGTERM)
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+        let resume = try JSONSerialization.jsonObject(with: Data(contentsOf: state.appendingPathComponent("ghostdrop-resume")))
+        #expect((resume as? [String: Any])?["nextSequence"] as? Int == 3, "\(resume)")
+        // The holding sender saw the link go.
+        #expect(phone.waitFor("ghostdrop_done", timeout: 30)?["completed"] as? Bool == false)
+
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: "ghostdrop-sigterm-2")
+        defer { unit.stop() }
+        #expect(unit.waitFor("encrypted", timeout: 60) { $0["server"] as? String == server }?["bonded"] as? Bool == true,
+                "the bonded phone did not come back")
+        let again = try phone.command("ghostdrop_send", ["phone": "anna", "psm": try channel.publishedSPSM(unit), "again": true])
+        #expect(again["size"] as? Int == 1500, "\(again)")
+        try Self.resumedAfterThreeChunks(unit, phone)
+    }
+
     /// The phone sent its 1500 bytes again after three chunks were held:
     /// the driver confirms the code, the transfer continues at byte 540
     /// and the file arrives whole.
