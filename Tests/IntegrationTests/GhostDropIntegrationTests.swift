@@ -96,10 +96,7 @@ import Testing
     @Test func aTransferBrokenOffResumesAfterAHeadUnitRestart() throws {
         let (phone, first, server) = try settings.pairedStockPhone("ghostdrop-restart")
         defer { first.stop(); phone.stop() }
-        let spsm = try channel.publishedSPSM(first)
-        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "stop_after": 3])
-        #expect(first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
-        first.type("confirm")
+        try startConfirmed(phone, first, ["stop_after": 3])
         let cut = first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "cancelled" }
         #expect(cut?["resumable"] as? Bool == true, "\(String(describing: cut))")
         #expect(phone.waitFor("ghostdrop_done", timeout: 30)?["completed"] as? Bool == false)
@@ -108,14 +105,7 @@ import Testing
         #expect(held.count == 540)
         #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("ghostdrop-resume").path))
         first.stop()
-
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: "ghostdrop-restart-2")
-        defer { unit.stop() }
-        #expect(unit.waitFor("encrypted", timeout: 60) { $0["server"] as? String == server }?["bonded"] as? Bool == true,
-                "the bonded phone did not come back")
-        let again = try phone.command("ghostdrop_send", ["phone": "anna", "psm": try channel.publishedSPSM(unit), "again": true])
-        #expect(again["size"] as? Int == 1500, "\(again)")
-        try Self.resumedAfterThreeChunks(unit, phone)
+        try restartAndResume(phone, state: state, server: server, name: "ghostdrop-restart-2")
     }
 
     /// The phone holds after three chunks with the channel open, as an
@@ -127,10 +117,7 @@ import Testing
     @Test func aHeadUnitStoppedMidTransferResumesAtTheLastConfirmedChunk() throws {
         let (phone, first, server) = try settings.pairedStockPhone("ghostdrop-sigterm")
         defer { first.stop(); phone.stop() }
-        let spsm = try channel.publishedSPSM(first)
-        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500, "hold_after": 3])
-        #expect(first.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
-        first.type("confirm")
+        try startConfirmed(phone, first, ["hold_after": 3])
         let state = first.stateDirectory
         let incoming = state.appendingPathComponent("ghostdrop-incoming")
         let deadline = Date().addingTimeInterval(30)
@@ -143,8 +130,22 @@ import Testing
         #expect((resume as? [String: Any])?["nextSequence"] as? Int == 3, "\(resume)")
         // The holding sender tells of the link's end when it notices, which
         // may be late: the check of the second send below skips it.
+        try restartAndResume(phone, state: state, server: server, name: "ghostdrop-sigterm-2")
+    }
 
-        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: "ghostdrop-sigterm-2")
+    /// The paired phone starts sending 1500 bytes (with `arguments`) and
+    /// the driver confirms the code on the console.
+    func startConfirmed(_ phone: PhoneSimulator, _ unit: RunningHeadUnit, _ arguments: [String: Any]) throws {
+        let spsm = try channel.publishedSPSM(unit)
+        _ = try phone.command("ghostdrop_send", ["phone": "anna", "psm": spsm, "size": 1500].merging(arguments) { $1 })
+        #expect(unit.waitFor("ghostdrop", timeout: 30) { $0["state"] as? String == "code" } != nil)
+        unit.type("confirm")
+    }
+
+    /// The head unit starts again on `state`; the bonded phone comes back
+    /// and sends its file again, which continues after three chunks.
+    func restartAndResume(_ phone: PhoneSimulator, state: URL, server: String, name: String) throws {
+        let unit = try RunningHeadUnit(hci: phone.hciSpec, stateDirectory: state, name: name)
         defer { unit.stop() }
         #expect(unit.waitFor("encrypted", timeout: 60) { $0["server"] as? String == server }?["bonded"] as? Bool == true,
                 "the bonded phone did not come back")
