@@ -1,6 +1,7 @@
 import BluetoothCore
 import GhostDrop
 import L2CAP
+import ScreenValues
 import SMP
 import Update
 
@@ -223,7 +224,6 @@ public struct GhostDropChannel {
                     refuse(index, refusal, now: now)
                     continue
                 }
-            default: break
             }
             if channels[index].keepsFile { partial.track(event, &fileOps) }
             if let report = GhostDropReport(event) { reports.append(report) }
