@@ -50,9 +50,10 @@ struct GhostDropStore {
         return free < 0 ? nil : Int64(free)
     }
 
-    /// A line for the console when a received file was handed on.
+    /// What became of a received file once handed on (the console's line
+    /// and the screen's outcome); nil for every other step.
     @discardableResult
-    func apply(_ op: GhostDropFileOp) -> String? {
+    func apply(_ op: GhostDropFileOp) -> ReceivedFile.HandedOn? {
         switch op {
         case .begin(let length):
             withIncoming(O_WRONLY | O_CREAT | O_CLOEXEC) { fd in ftruncate(fd, off_t(length)) == 0 }

@@ -47,7 +47,7 @@ extension HeadUnit {
             exitStatus = HeadUnit.rebootExitStatus
             shutDownGracefully(now: now)
         case .update(let path):
-            console?.say(UpdateLauncher.start(bundle: path))
+            console?.say(UpdateLauncher.start(bundle: path).line)
         case .help, .empty, .invalid:
             break
         case .scan, .connect, .disconnect, .unpair, .pair, .bonds, .forget, .notifications, .nowPlaying, .action, .media, .confirm, .cancel:

@@ -257,7 +257,7 @@ final class HeadUnit {
         while let packet = core.pollTransmit(now: now) { transport.send(packet) }
         transport.flush(now: now)
         transport.endOnCrash(core.links.keys)
-        while core.hasStateWrites { write(core.takeStateWrite()) }
+        while core.hasStateWrites { write(core.takeStateWrite(), now: now) }
         events.batch { while core.hasEvents { events.write(core.takeEvent()) } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         updateScreen(now: now)
@@ -266,7 +266,7 @@ final class HeadUnit {
     /// The NotifBridge key ring (docs/NOTIFBRIDGE.md, "Persistence format and order").
     static let notifBridgeKeyFile = "notifbridge-keys"
 
-    private func write(_ change: StateWrite) {
+    private func write(_ change: StateWrite, now: Instant) {
         switch change {
         case .rememberServer(let server): store.remember(server)
         case .forgetServer: store.forgetServer()
@@ -281,7 +281,10 @@ final class HeadUnit {
             keysStored.append(stored)
         case .ghostDrop(let op):
             let store = GhostDropStore(files: stateFiles)
-            if let line = store.apply(op) { console?.say(line) }
+            if let handed = store.apply(op) {
+                console?.say(handed.line)
+                core.transferHandedOn(handed.outcome, now: now)
+            }
             // What GhostDrop's next offer is measured against.
             if case .append = op {} else { core.stateFreeBytes(store.freeBytes()) }
         }

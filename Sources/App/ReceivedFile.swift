@@ -3,6 +3,7 @@ import CLinux
 import Config
 import HeadUnitCore
 import Platform
+import ScreenValues
 import Update
 
 /// A file GhostDrop brought, whole and its SHA-256 checked, kept as
@@ -23,45 +24,61 @@ struct ReceivedFile {
     let path: String
     let name: String
 
-    /// What the console shows; also logged.
-    func handOn() -> String {
-        let line: String
-        switch GhostDropFileKind(filename: name) {
-        case .updateBundle?: line = installBundle()
-        case .configuration?: line = applyConfiguration()
-        case nil: line = "ghostdrop: \(path) is neither an update bundle nor headunit.conf; left as it is"
-        }
-        Log.info("ghostdrop", line)
-        return line
+    /// What became of it: the console's line (also logged) and the
+    /// outcome the screen's transfer band shows for a few seconds.
+    struct HandedOn {
+        var line: String
+        var outcome: TransferStatus
     }
 
-    private func installBundle() -> String {
+    func handOn() -> HandedOn {
+        let handed: HandedOn
+        switch GhostDropFileKind(filename: name) {
+        case .updateBundle?: handed = installBundle()
+        case .configuration?: handed = applyConfiguration()
+        case nil:
+            handed = HandedOn(line: "ghostdrop: \(path) is neither an update bundle nor headunit.conf; left as it is",
+                              outcome: .received)
+        }
+        Log.info("ghostdrop", handed.line)
+        return handed
+    }
+
+    private func installBundle() -> HandedOn {
         // The core checked the header as it arrived; the file on disk is
         // what the installer reads, so it is checked again here.
         let head = (try? ReadFile.prefix(path, limit: BundleHeader.size)) ?? []
         if let refusal = GhostDropFileKind.bundleHeaderRefusal(head) {
             unlink(path)
-            return "update: refused \(name) from the phone: \(refusal.reason); deleted"
+            return HandedOn(line: "update: refused \(name) from the phone: \(refusal.reason); deleted",
+                            outcome: .refused(refusal.reason))
         }
-        return UpdateLauncher.start(bundle: path, removeWhenDone: true)
+        let launch = UpdateLauncher.start(bundle: path, removeWhenDone: true)
+        // Off the image there is no installer: the file stays, received.
+        return HandedOn(line: launch.line, outcome: launch.started ? .installing : .received)
     }
 
-    private func applyConfiguration() -> String {
+    private func applyConfiguration() -> HandedOn {
         let limit = Int(GhostDropFileKind.maxConfigurationBytes)
         guard let bytes = try? ReadFile.prefix(path, limit: limit + 1), bytes.count <= limit else {
-            return "config: cannot read \(path), or it is larger than \(limit) bytes; not applied"
+            return HandedOn(line: "config: cannot read \(path), or it is larger than \(limit) bytes; not applied",
+                            outcome: .refused("larger than \(limit) bytes"))
         }
         let result = HeadUnitConfiguration.parse(bytes, file: "headunit.conf from the phone")
         if let first = result.diagnostics.first {
             let more = result.diagnostics.count > 1 ? " (and \(result.diagnostics.count - 1) more)" : ""
-            return "config: refused \(first)\(more); not applied, the configuration in use stays"
+            return HandedOn(line: "config: refused \(first)\(more); not applied, the configuration in use stays",
+                            outcome: .refused("\(first)"))
         }
         guard access(ReceivedFile.configurationInstaller, X_OK) == 0 else {
-            return "config: \(path) is valid; this system has no configuration installer (\(ReceivedFile.configurationInstaller)): not applied"
+            return HandedOn(line: "config: \(path) is valid; this system has no configuration installer (\(ReceivedFile.configurationInstaller)): not applied",
+                            outcome: .received)
         }
         guard nn_spawn_detached(ReceivedFile.configurationInstaller, path, nil) == 0 else {
-            return "config: cannot start \(ReceivedFile.configurationInstaller)"
+            return HandedOn(line: "config: cannot start \(ReceivedFile.configurationInstaller)",
+                            outcome: .refused("cannot start the configuration installer"))
         }
-        return "config: \(path) is valid; installing it and restarting the head unit to apply it"
+        return HandedOn(line: "config: \(path) is valid; installing it and restarting the head unit to apply it",
+                        outcome: .installed)
     }
 }

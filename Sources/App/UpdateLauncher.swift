@@ -9,17 +9,18 @@ import Platform
 enum UpdateLauncher {
     static let installer = "/usr/libexec/headunit/update"
 
-    /// What the console answers at once. `removeWhenDone`: the bundle is
-    /// GhostDrop's copy in the state directory, which the installer deletes
-    /// once it has been installed or refused (`--remove`).
-    static func start(bundle path: String, removeWhenDone: Bool = false) -> String {
+    /// What the console answers at once, and whether the installer runs.
+    /// `removeWhenDone`: the bundle is GhostDrop's copy in the state
+    /// directory, which the installer deletes once it has been installed or
+    /// refused (`--remove`).
+    static func start(bundle path: String, removeWhenDone: Bool = false) -> (line: String, started: Bool) {
         guard access(installer, X_OK) == 0 else {
-            return "update: this system has no installer (\(installer)): updates are for the head unit's image"
+            return ("update: this system has no installer (\(installer)): updates are for the head unit's image", false)
         }
-        guard access(path, R_OK) == 0 else { return "update: cannot read \(path)" }
+        guard access(path, R_OK) == 0 else { return ("update: cannot read \(path)", false) }
         let started = removeWhenDone ? nn_spawn_detached(installer, "--remove", path) : nn_spawn_detached(installer, path, nil)
-        guard started == 0 else { return "update: cannot start the installer" }
-        return "update: installing \(path) into the inactive slot; the head unit keeps running, progress follows"
+        guard started == 0 else { return ("update: cannot start the installer", false) }
+        return ("update: installing \(path) into the inactive slot; the head unit keeps running, progress follows", true)
     }
 
     /// The image's version and slot for `status`, on the image only

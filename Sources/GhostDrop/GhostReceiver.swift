@@ -68,10 +68,11 @@ public final class GhostReceiver {
     private var held: [UInt64: [UInt8]] = [:]
 
     private var deadline: Instant?
-    private var sessionStart: (at: Instant, bytes: Int64)?
     private var lastProgressAt: Instant?
     /// Progress events at most this often (the last chunk always gives one).
     static let progressInterval: Int64 = 250
+    /// This session's rate, measured at each progress event.
+    private var rate = GhostRate()
 
     public init(configuration: GhostReceiverConfiguration = GhostReceiverConfiguration(), random: RandomSource,
                 resume: GhostResumeState? = nil) {
@@ -307,7 +308,6 @@ public final class GhostReceiver {
         guard plaintext.count == expected else {
             return fail("Chunk \(sequence) has \(plaintext.count) bytes, expected \(expected)", now: now)
         }
-        if sessionStart == nil { sessionStart = (now, state.writtenBytes) }
         held[sequence] = plaintext
         while let bytes = held.removeValue(forKey: state.nextSequence) {
             events.append(.write(offset: state.writtenBytes, bytes: bytes))
@@ -362,13 +362,10 @@ public final class GhostReceiver {
         if !force, let last = lastProgressAt, now.millisecondsSince(last) < GhostReceiver.progressInterval { return }
         lastProgressAt = now
         let received = state.writtenBytes
-        var rate: Int64 = 0
-        if let start = sessionStart, now.millisecondsSince(start.at) > 0 {
-            rate = (received - start.bytes) * 1000 / now.millisecondsSince(start.at)
-        }
-        let eta: Int64? = rate > 0 ? (state.metadata.size - received + rate - 1) / rate : nil
-        events.append(.progress(GhostProgress(bytesReceived: received, totalBytes: state.metadata.size, bytesPerSecond: rate,
-                                              etaSeconds: eta)))
+        rate.measure(bytes: received, now: now)
+        events.append(.progress(GhostProgress(bytesReceived: received, totalBytes: state.metadata.size,
+                                              bytesPerSecond: rate.bytesPerSecond ?? 0,
+                                              etaSeconds: rate.secondsLeft(state.metadata.size - received))))
     }
 
     /// Whether the shell should keep `resumeState` after the session ends.

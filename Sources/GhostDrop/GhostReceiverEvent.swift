@@ -37,9 +37,11 @@ public struct GhostEnd: Equatable {
 public struct GhostProgress: Equatable {
     public var bytesReceived: Int64
     public var totalBytes: Int64
-    /// Payload bytes per second since the first chunk of this connection.
+    /// Payload bytes per second of this connection, smoothed over about
+    /// two seconds (`GhostRate`); 0 until a first
+    /// interval after the session's first chunk was measured.
     public var bytesPerSecond: Int64
-    /// Seconds left at that rate; nil until there is a rate.
+    /// Seconds left at that rate, rounded up; nil until there is a rate.
     public var etaSeconds: Int64?
 
     public init(bytesReceived: Int64, totalBytes: Int64, bytesPerSecond: Int64, etaSeconds: Int64?) {

@@ -1,6 +1,7 @@
 import BluetoothCore
 import GhostDrop
 import L2CAP
+import ScreenValues
 import SMP
 import Update
 
@@ -35,6 +36,8 @@ public struct GhostDropChannel {
         var kind: GhostDropFileKind?
         /// A bundle's first bytes, until its header is checked.
         var header: [UInt8] = []
+        /// The sender's name for the file offered, once it was offered.
+        var filename: String?
     }
 
     /// The SPSM GhostDrop's capabilities carry; nil if none was free.
@@ -59,6 +62,8 @@ public struct GhostDropChannel {
     /// Free bytes on the state partition, as the shell last measured them
     /// (nil: not known; sizes are then checked against the caps only).
     var stateFreeBytes: Int64?
+    /// What the screen's transfer band shows.
+    var band: GhostDropBand?
 
     init(random: RandomSource, partial: GhostDropPartial) {
         self.random = random
@@ -145,6 +150,17 @@ public struct GhostDropChannel {
         return true
     }
 
+    /// The head unit is stopping (SIGTERM): each session receiving a file
+    /// hands the shell its resume state now, at its last confirmed chunk,
+    /// instead of at the next 64 KiB (`GhostDropPartial.resumeStride`), so
+    /// the restart resumes exactly where this run stopped. The links' ends
+    /// may not come back before the process exits.
+    mutating func keepResumeStates() {
+        for open in channels where open.keepsFile && open.kind != nil && !open.receiver.isFinished {
+            partial.keep(open.receiver.resumeState, final: true, &fileOps)
+        }
+    }
+
     var nextDeadline: Instant? {
         var deadline: Instant? = nil
         for open in channels { deadline = earliest(deadline, open.receiver.nextDeadline) }
@@ -167,14 +183,27 @@ public struct GhostDropChannel {
         // receiver's last resume state is void.
         var void = false
         sendFrames(of: index)
+        let key = channels[index].carrier.key
         while let event = receiver.pollEvent() {
             switch event {
             case .showCode: channels[index].awaitingAnswer = true
             case .verified: channels[index].awaitingAnswer = false
-            case .completed: void = true
+            case .progress(let p):
+                if band?.follows(key) == true {
+                    band?.band.status = .receiving(bytes: p.bytesReceived, total: p.totalBytes, bytesPerSecond: p.bytesPerSecond,
+                                                   etaSeconds: p.etaSeconds)
+                }
+            case .completed(let metadata):
+                void = true
+                // The shell hands it on at once and says how that went
+                // (`HeadUnitCore.transferHandedOn`).
+                band = .outcome(metadata.filename, .received, now: now)
             case .ended(let end):
                 channels[index].awaitingAnswer = false
                 void = void || !end.resumable
+                if band?.follows(key) == true, let name = channels[index].filename {
+                    band = .outcome(name, .cancelled(end.reason), now: now)
+                }
                 // A refused session kept nothing: the phone's next try starts
                 // over (or resumes the transfer kept from before, not this).
                 if end.resumable && !channels[index].keepsFile {
@@ -182,6 +211,8 @@ public struct GhostDropChannel {
                     continue
                 }
             case let .incoming(metadata, startOffset):
+                channels[index].filename = metadata.filename
+                band = .receiving(key, metadata.filename, bytes: startOffset, total: metadata.size)
                 if let refusal = accept(index, metadata, startOffset: startOffset) {
                     // The offer is logged; nothing of it is written.
                     if let report = GhostDropReport(event) { reports.append(report) }
@@ -193,7 +224,6 @@ public struct GhostDropChannel {
                     refuse(index, refusal, now: now)
                     continue
                 }
-            default: break
             }
             if channels[index].keepsFile { partial.track(event, &fileOps) }
             if let report = GhostDropReport(event) { reports.append(report) }
@@ -245,6 +275,7 @@ public struct GhostDropChannel {
     /// already replaced it.
     private mutating func refuse(_ index: Int, _ refusal: GhostDropRefusal, now: Instant) {
         Log.warning("ghostdrop", "refused: \(refusal.reason)")
+        if let name = channels[index].filename { band = .outcome(name, .refused(refusal.reason), now: now) }
         if channels[index].kind != nil {
             // This session had begun the incoming file: nothing of it stays.
             partial = GhostDropPartial(resume: nil, written: nil)

@@ -1,4 +1,5 @@
 import BluetoothCore
+import ScreenValues
 
 /// The driver's answers to a GhostDrop transfer: the console's
 /// `confirm`/`cancel`, the confirm key and Escape.
@@ -31,5 +32,22 @@ extension HeadUnitCore {
     /// must fit with room to spare (`GhostDropFileKind.decide`).
     public func stateFreeBytes(_ bytes: Int64?) {
         ghostDrop.stateFreeBytes = bytes
+    }
+
+    /// How the shell handed on the file just received (`.installing`,
+    /// `.installed`, `.refused(reason)`, or `.received` when nothing takes
+    /// it further): the band shows it for a few seconds from `now`.
+    public func transferHandedOn(_ status: TransferStatus, now: Instant) {
+        guard let shown = ghostDrop.band, shown.session == nil, shown.band.status == .received else { return }
+        ghostDrop.band = .outcome(shown.band.filename, status, now: now)
+    }
+
+    /// The transfer's band at `now` (nil: none, or its outcome has gone).
+    func transferBand(at now: Instant) -> TransferBand? { ghostDrop.band?.shown(at: now) }
+
+    /// Milliseconds until the band's outcome leaves the screen, if one shows.
+    func millisecondsToTransferBandChange(at now: Instant) -> Int64? {
+        guard let until = ghostDrop.band?.until, until > now else { return nil }
+        return until.millisecondsSince(now)
     }
 }

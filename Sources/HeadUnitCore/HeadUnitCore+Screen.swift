@@ -19,6 +19,7 @@ extension HeadUnitCore {
                                 dropped: notifications.droppedByCategoryIndex, passkey: passkeyShown, hint: hint,
                                 actions: actions, locale: locale)
         model.transferCode = ghostDrop.codeShown
+        model.transfer = transferBand(at: now)
         if let nav = notifications.navigation {
             let app = nav.notification.appName ?? nav.notification.app?.description ?? ""
             model.navigation = NavigationInstruction(title: nav.title ?? "", message: nav.message ?? "", app: app,
@@ -67,14 +68,16 @@ extension HeadUnitCore {
     }
 
     /// When what the screen shows next changes by itself: the progress
-    /// bar's next second while music plays, else the clock's next minute
-    /// (`systemMillisecondsToNextMinute` until the phone tells the time).
+    /// bar's next second while music plays, a transfer's outcome leaving,
+    /// else the clock's next minute (`systemMillisecondsToNextMinute` until
+    /// the phone tells the time).
     public func millisecondsToNextVisibleChange(now: Instant, systemMillisecondsToNextMinute: Int64) -> Int64 {
         var wait = phoneClock?.millisecondsToNextMinute(at: now) ?? systemMillisecondsToNextMinute
         if nowPlaying?.playback?.state == .playing {
             let elapsed = nowPlaying?.elapsedMilliseconds(at: now) ?? 0
             wait = min(wait, 1000 - elapsed % 1000)
         }
+        if let band = millisecondsToTransferBandChange(at: now) { wait = min(wait, band) }
         return wait
     }
 }

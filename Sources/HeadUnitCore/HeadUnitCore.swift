@@ -170,11 +170,13 @@ public final class HeadUnitCore {
     /// there were none. Nothing new starts after it: a phone paired from
     /// Settings would reconnect at once if we still advertised, and the
     /// routine would take its link's end for a link lost and connect again
-    /// before the process exits.
+    /// before the process exits. A GhostDrop file arriving has its resume
+    /// state written at once, at the last chunk confirmed.
     public func disconnectAll(now: Instant) -> Bool {
         clock.now = now
         host.stopAdvertising()
         pairing.stop(now: now)
+        ghostDrop.keepResumeStates()
         let handles = host.links.keys.sorted()
         for handle in handles { host.disconnect(handle, reason: .remoteUserTerminated) }
         pump()

@@ -78,6 +78,9 @@ public struct ScreenModel: Equatable {
     /// Six digits while a GhostDrop transfer waits for the driver to
     /// compare them with the phone's ("Codes match" / "Cancel").
     public var transferCode: String?
+    /// A GhostDrop transfer's progress or, for a few seconds after, its
+    /// outcome: a band along the bottom of the screen.
+    public var transfer: TransferBand?
     /// One line of advice, e.g. "Share System Notifications is off on the iPhone".
     public var hint: String?
     public var navigation: NavigationInstruction?

@@ -6,6 +6,8 @@ public enum ScreenRegion: Equatable {
     case navArrow, navDistance, navApp, navText
     case musicMeta, musicIcon, musicProgress
     case hint, idle, pairing
+    /// A GhostDrop transfer's band.
+    case transfer
 }
 
 /// One thing the renderer drew, kept for diagnostics and tests: the box it

@@ -32,6 +32,8 @@ enum RegionContent: Equatable {
     case hint(String?)
     case idle(Idle)
     case pairing(Pairing)
+    /// nil: no transfer, nothing drawn.
+    case transfer(Transfer?)
 
     enum NavDistance: Equatable {
         /// No instruction: "No route" greyed.
@@ -81,13 +83,29 @@ enum RegionContent: Equatable {
         var server: String?
     }
 
+    /// A GhostDrop transfer's band as drawn: the values change only when
+    /// what is seen does (a whole percent, the rate's shown digits, a
+    /// second of the time left), at most as often as the receiver reports
+    /// (every 250 ms).
+    struct Transfer: Equatable {
+        var name: String
+        /// "42%" while the file arrives; nil once it is over.
+        var percent: String?
+        /// Filled width of the bar in pixels; nil: no bar (it is over).
+        var fill: Int?
+        /// "36.4 kB/s · 1:05 left", or the outcome.
+        var detail: String
+        /// The outcome went as the driver wanted (the good colour), or not.
+        var good: Bool
+    }
+
     /// The regions a screen kind draws, in drawing order.
     static func regions(of kind: ScreenKind) -> [ScreenRegion] {
         switch kind {
         case .cards:
             return [.state, .counters, .clock, .navArrow, .navDistance, .navApp, .navText, .musicMeta, .musicIcon,
-                    .musicProgress, .hint]
-        case .idle: return [.state, .counters, .clock, .idle]
+                    .musicProgress, .hint, .transfer]
+        case .idle: return [.state, .counters, .clock, .idle, .transfer]
         case .pairing: return [.state, .counters, .clock, .pairing]
         }
     }
@@ -131,12 +149,41 @@ enum RegionContent: Equatable {
             return .hint(model.hint)
         case .idle:
             return .idle(Idle(state: model.pairing, hint: model.hint, actions: model.actions))
+        case .transfer:
+            return .transfer(model.transfer.map { transfer($0, model.locale, barWidth: layout.transferBar.width) })
         case .pairing:
             // A pairing's passkey first: the phone waits for it.
             if model.passkey == nil, let code = model.transferCode {
                 return .pairing(Pairing(passkey: code, transfer: true, hint: model.hint, server: nil))
             }
             return .pairing(Pairing(passkey: model.passkey ?? "", hint: model.hint, server: model.pairing.server))
+        }
+    }
+
+    /// What the band shows of `band`.
+    static func transfer(_ band: TransferBand, _ locale: ScreenLocale, barWidth: Int) -> Transfer {
+        switch band.status {
+        case let .receiving(bytes, total, rate, eta):
+            let fraction = total > 0 ? max(0, min(1, Double(bytes) / Double(total))) : 0
+            // Floored: 100% only once every byte is here.
+            let percent = total > 0 ? Int(max(0, min(total, bytes)) * 100 / total) : 0
+            var detail = rate > 0 ? locale.rateText(bytesPerSecond: rate) : ""
+            if let eta {
+                let left = locale.text(.transferLeft, formatDuration(seconds: Int(max(0, eta))))
+                detail = detail.isEmpty ? left : detail + " · " + left
+            }
+            return Transfer(name: band.filename, percent: "\(percent)%", fill: Int(fraction * Double(barWidth)), detail: detail,
+                            good: true)
+        case .received:
+            return Transfer(name: band.filename, detail: locale.text(.transferReceived), good: true)
+        case .installing:
+            return Transfer(name: band.filename, detail: locale.text(.transferInstalling), good: true)
+        case .installed:
+            return Transfer(name: band.filename, detail: locale.text(.transferInstalled), good: true)
+        case .refused(let reason):
+            return Transfer(name: band.filename, detail: locale.text(.transferRefused, reason), good: false)
+        case .cancelled(let reason):
+            return Transfer(name: band.filename, detail: locale.text(.transferCancelled, reason), good: false)
         }
     }
 }

@@ -30,6 +30,16 @@ public struct ScreenLayout: Equatable {
     public var musicProgress = Rect.empty
     public var hintStrip = Rect.empty
 
+    /// A GhostDrop transfer's band, along the bottom of the cards or the
+    /// idle screen (not over the code to compare: that screen is the
+    /// transfer's own).
+    public var transferBand = Rect.empty
+    /// Inside the band: the name and the percent, the bar, the rate and
+    /// the time left (or the outcome).
+    public var transferTitle = Rect.empty
+    public var transferBar = Rect.empty
+    public var transferDetail = Rect.empty
+
     // Idle.
     public var idleIcon = Rect.empty
     public var idleHeadline = Rect.empty
@@ -51,7 +61,8 @@ public struct ScreenLayout: Equatable {
     public init(model: ScreenModel, size: Size) {
         self.init(kind: model.kind, size: size, hasHint: model.hint != nil, buttonCount: model.actions.count,
                   counterCount: model.dropped.prefix(NotificationCategory.allCases.count).filter { $0 > 0 }.count,
-                  showsHeadline: ScreenLayout.showsHeadline(model), wideClock: model.locale.clock == .hours12)
+                  showsHeadline: ScreenLayout.showsHeadline(model), wideClock: model.locale.clock == .hours12,
+                  hasTransfer: model.transfer != nil)
     }
 
     /// The idle screen states its words in a headline unless a button
@@ -63,8 +74,10 @@ public struct ScreenLayout: Equatable {
     /// `counterCount`: categories with dropped notifications; the status
     /// text gets the room the counters do not need.
     /// `wideClock`: a 12-hour clock ("12:45 PM") needs more room.
+    /// `hasTransfer`: a GhostDrop transfer's band takes the bottom of the
+    /// main area; the cards and the idle screen fit above it.
     public init(kind: ScreenKind, size: Size, hasHint: Bool, buttonCount: Int, counterCount: Int = 0,
-                showsHeadline: Bool = true, wideClock: Bool = false) {
+                showsHeadline: Bool = true, wideClock: Bool = false, hasTransfer: Bool = false) {
         self.size = size
         self.kind = kind
         unit = Float(max(1, min(size.width, size.height))) / 480
@@ -88,13 +101,27 @@ public struct ScreenLayout: Equatable {
         main = Rect(x: m, y: statusBar.maxY, width: w - 2 * m, height: h - statusBar.maxY - m)
 
         switch kind {
-        case .cards: layoutCards(hasHint: hasHint)
-        case .idle: layoutIdle(buttonCount: buttonCount, headline: showsHeadline, hint: hasHint)
+        case .cards: layoutCards(hasHint: hasHint, hasTransfer: hasTransfer)
+        case .idle:
+            if hasTransfer {
+                transferBand = Rect(x: main.x, y: main.maxY - transferBandHeight, width: main.width, height: transferBandHeight)
+                main.height -= transferBandHeight + px(14)
+            }
+            layoutIdle(buttonCount: buttonCount, headline: showsHeadline, hint: hasHint)
         case .pairing: layoutPairing()
+        }
+        if !transferBand.isEmpty {
+            let inner = transferBand.insetBy(dx: px(16), dy: px(8))
+            transferTitle = Rect(x: inner.x, y: inner.y, width: inner.width, height: px(26))
+            transferBar = Rect(x: inner.x, y: transferTitle.maxY + px(5), width: inner.width, height: px(6))
+            transferDetail = Rect(x: inner.x, y: transferBar.maxY + px(3), width: inner.width, height: inner.maxY - transferBar.maxY - px(3))
         }
     }
 
-    private mutating func layoutCards(hasHint: Bool) {
+    /// The band's two lines (name and percent; rate and time left) and its bar.
+    var transferBandHeight: Int { px(76) }
+
+    private mutating func layoutCards(hasHint: Bool, hasTransfer: Bool) {
         let gap = px(14)
         var area = main
         if hasHint {
@@ -110,6 +137,13 @@ public struct ScreenLayout: Equatable {
             let navW = (area.width - gap) * 58 / 100
             navCard = Rect(x: area.x, y: area.y, width: navW, height: area.height)
             musicCard = Rect(x: navCard.maxX + gap, y: area.y, width: area.maxX - navCard.maxX - gap, height: area.height)
+        }
+        if hasTransfer {
+            // Under the music card, which gives up the room: the navigation
+            // card, the next turn, keeps its size while a file arrives.
+            let bandH = transferBandHeight
+            transferBand = Rect(x: musicCard.x, y: musicCard.maxY - bandH, width: musicCard.width, height: bandH)
+            musicCard.height -= bandH + gap
         }
         // Navigation: arrow tile, distance beside it, instruction below.
         let p = px(20)
@@ -199,6 +233,7 @@ public struct ScreenLayout: Equatable {
         case .musicIcon: return l.musicIcon
         case .musicProgress: return l.musicProgress
         case .hint: return l.hintStrip
+        case .transfer: return l.transferBand
         case .idle: return l.main
         case .pairing: return l.pairingCard.insetBy(dx: Int(l.cardRadius), dy: Int(l.cardRadius) / 2)
         }

@@ -118,7 +118,7 @@ public final class ScreenRenderer {
 
     static func background(of region: ScreenRegion, _ theme: Theme) -> Color {
         switch region {
-        case .state, .counters, .clock, .idle, .hint: return theme.background
+        case .state, .counters, .clock, .idle, .hint, .transfer: return theme.background
         default: return theme.surface
         }
     }
@@ -214,6 +214,7 @@ private final class RegionPainter {
         case .hint(let hint): paintHintStrip(hint)
         case .idle(let idle): paintIdle(idle)
         case .pairing(let pairing): paintPairing(pairing)
+        case .transfer(let transfer): paintTransfer(transfer)
         }
     }
 
@@ -378,6 +379,35 @@ private final class RegionPainter {
         let tx = box.x + px(40)
         centredLine("hint", hint, in: Rect(x: tx, y: box.y, width: box.maxX - px(20) - tx, height: box.height),
                     size: px(20), weight: .regular, color: theme.text)
+    }
+
+    /// The band of a GhostDrop transfer: calm, one surface like the hint
+    /// strip, no motion but the bar; the figures change at most as often as
+    /// the receiver reports them.
+    private func paintTransfer(_ transfer: RegionContent.Transfer?) {
+        guard let transfer else { return }
+        canvas.fillRoundedRect(box, radius: Float(px(14)), theme.surface)
+        record("transfer-band", "", box, box)
+        let size = px(19)
+        var nameBox = layout.transferTitle
+        if let percent = transfer.percent {
+            let res = centredLine("transfer-percent", percent, in: layout.transferTitle, size: size, weight: .bold,
+                                  color: theme.text, alignment: .right)
+            nameBox.width = max(0, res.ink.x - px(12) - nameBox.x)
+        }
+        centredLine("transfer-name", transfer.name, in: nameBox, size: size, weight: .bold, color: theme.text)
+        if let fill = transfer.fill {
+            let bar = layout.transferBar
+            canvas.fillRoundedRect(bar, radius: Float(bar.height) / 2, theme.track)
+            if fill > 0 {
+                canvas.fillRoundedRect(Rect(x: bar.x, y: bar.y, width: max(fill, bar.height), height: bar.height),
+                                       radius: Float(bar.height) / 2, theme.accent)
+            }
+        }
+        let color = transfer.percent != nil ? theme.secondary : (transfer.good ? theme.good : theme.danger)
+        if !transfer.detail.isEmpty {
+            text("transfer-detail", transfer.detail, in: layout.transferDetail, TextStyle(size: px(17), color: color))
+        }
     }
 
     private func paintIdle(_ idle: RegionContent.Idle) {

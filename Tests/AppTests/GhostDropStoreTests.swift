@@ -2,6 +2,7 @@ import Foundation
 import GhostDrop
 import HeadUnitCore
 import Platform
+import ScreenValues
 import Testing
 @testable import App
 
@@ -67,16 +68,24 @@ import Testing
         let store = GhostDropStore(files: files)
 
         try files.write(GhostDropStore.incoming, Array("[display]\nrotation = 45\n".utf8))
-        let refused = try #require(store.apply(.completed(name: "headunit.conf")))
+        let refusedConf = try #require(store.apply(.completed(name: "headunit.conf")))
+        let refused = refusedConf.line
+        if case .refused(let reason) = refusedConf.outcome { #expect(reason.contains("rotation"), "\(reason)") } else {
+            Issue.record("a bad headunit.conf shows \(refusedConf.outcome)")
+        }
         #expect(refused.hasPrefix("config: refused ") && refused.contains("rotation") && refused.hasSuffix("not applied, the configuration in use stays"), "\(refused)")
         #expect(files.read("received-headunit.conf") != nil)
 
         try files.write(GhostDropStore.incoming, Array("[display]\nrotation = 180\n".utf8))
-        let valid = try #require(store.apply(.completed(name: "headunit.conf")))
+        let validConf = try #require(store.apply(.completed(name: "headunit.conf")))
+        let valid = validConf.line
+        #expect(validConf.outcome == .received)
         #expect(valid.contains("is valid; this system has no configuration installer"), "\(valid)")
 
         try files.write(GhostDropStore.incoming, Array("not a bundle at all".utf8))
-        let junk = try #require(store.apply(.completed(name: "x.hubundle")))
+        let junkBundle = try #require(store.apply(.completed(name: "x.hubundle")))
+        let junk = junkBundle.line
+        #expect(junkBundle.outcome == .refused("Not an update bundle: not an update bundle (no NNBUNDLE header)"))
         #expect(junk == "update: refused x.hubundle from the phone: Not an update bundle: not an update bundle (no NNBUNDLE header); deleted")
         #expect(files.read("received-x.hubundle") == nil)
     }

@@ -68,6 +68,38 @@ enum Fixtures {
         return model
     }
 
+    /// An update arriving while the driver follows a route at night: the
+    /// band under the music card; the navigation card keeps its size.
+    static func transferOverCards() -> ScreenModel {
+        var model = cardsNight()
+        model.transfer = TransferBand(filename: "headunit-2026.11.hubundle",
+                                      status: .receiving(bytes: 5_872_026, total: 13_500_416, bytesPerSecond: 36_412, etaSeconds: 210))
+        return model
+    }
+
+    /// A headunit.conf just begun on the idle screen (no rate yet), by day.
+    static func transferIdle() -> ScreenModel {
+        var model = ScreenModel(pairing: .connected(server: phone), clock: "18:05", theme: .day)
+        model.transfer = TransferBand(filename: "headunit.conf",
+                                      status: .receiving(bytes: 180, total: 1500, bytesPerSecond: 0, etaSeconds: nil))
+        return model
+    }
+
+    /// A file refused, in German, beside a hint: the outcome in the danger colour.
+    static func transferRefusedGerman() -> ScreenModel {
+        var model = cardsGerman()
+        model.nowPlaying = music()
+        model.transfer = TransferBand(filename: "notes.txt", status: .refused("only update bundles and headunit.conf are accepted"))
+        return model
+    }
+
+    /// The bundle handed to the installer, on a navigation-only screen.
+    static func transferInstalling() -> ScreenModel {
+        var model = cardsNavigationOnly()
+        model.transfer = TransferBand(filename: "headunit-2026.11.hubundle", status: .installing)
+        return model
+    }
+
     static func navigation(_ title: String = "350 m", _ message: String = "Turn left onto Market Street toward Union Square") -> NavigationInstruction {
         NavigationInstruction(title: title, message: message, app: "com.google.Maps")
     }
@@ -136,5 +168,9 @@ enum Fixtures {
         ("cards-german", cardsGerman()),
         ("idle-remembered-german", idleRememberedGerman()),
         ("transfer-code", transferCode()),
+        ("transfer-cards-night", transferOverCards()),
+        ("transfer-idle-day", transferIdle()),
+        ("transfer-refused-german", transferRefusedGerman()),
+        ("transfer-installing", transferInstalling()),
     ]
 }

@@ -9,6 +9,9 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     case enterPasskey, pairingWith
     /// Over the code of a GhostDrop transfer (the driver compares it).
     case compareCode
+    /// A GhostDrop transfer's band: the time left (%s: "1:05"), and the
+    /// outcome shown for a few seconds after (%s: the reason).
+    case transferLeft, transferReceived, transferInstalling, transferInstalled, transferRefused, transferCancelled
     /// The hints of the status strip (`HeadUnitCore.hint`); for pairing
     /// and bonds the English is also the `error` event's detail.
     case hintAllowNotifications, hintSharingOff, hintPairAgain, hintPhoneForgot
@@ -37,6 +40,12 @@ public enum ScreenTextKey: CaseIterable, Hashable {
         case .enterPasskey: return "Enter this passkey on the iPhone"
         case .pairingWith: return "Pairing with %s"
         case .compareCode: return "Check that the iPhone shows this code"
+        case .transferLeft: return "%s left"
+        case .transferReceived: return "Received"
+        case .transferInstalling: return "Installing the update"
+        case .transferInstalled: return "Installed, restarting"
+        case .transferRefused: return "Refused: %s"
+        case .transferCancelled: return "Cancelled: %s"
         case .hintAllowNotifications: return "Allow notifications for this head unit on the iPhone"
         case .hintSharingOff: return "Share System Notifications is off on the iPhone"
         case .hintPairAgain: return "Remove the pairing on the iPhone and on the head unit, then pair again"
