@@ -6,8 +6,9 @@ parts, wake-ups, reads and writes per notification; then the medians.
     .venv/bin/python Benchmarks/Peer/ab.py OLD_BINARY NEW_BINARY [runs] [notifications]
 
 BENCH_PIN=1 or 2 places the simulated phone and the head unit as the side
-by side does (side_by_side.py). Identical runs of one build differ by 10-30% on a shared machine; a change
-is shown when every run of one build is below every run of the other.
+by side does (side_by_side.py). Identical runs of one build differ by
+10-30% on a shared machine; a change is shown when every run of one build
+is below every run of the other.
 """
 import asyncio
 import os
