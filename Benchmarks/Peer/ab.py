@@ -5,8 +5,10 @@ parts, wake-ups, reads and writes per notification; then the medians.
 
     .venv/bin/python Benchmarks/Peer/ab.py OLD_BINARY NEW_BINARY [runs] [notifications]
 
-Identical runs of one build differ by 10-30% on a shared machine; a change
-is shown when every run of one build is below every run of the other.
+BENCH_PIN=1 or 2 places the simulated phone and the head unit as the side
+by side does (side_by_side.py). Identical runs of one build differ by
+10-30% on a shared machine; a change is shown when every run of one build
+is below every run of the other.
 """
 import asyncio
 import os
@@ -15,7 +17,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from side_by_side import run_headunit  # noqa: E402
+from side_by_side import PhoneOnConsumerCPU, run_headunit  # noqa: E402
 
 
 def per_notification(cpu, count):
@@ -29,7 +31,8 @@ async def main(binaries, runs, count):
     for run in range(runs):
         for label, binary in zip("AB", binaries):
             out = os.path.join("out", "ab", f"{label}{run}")
-            result = await run_headunit(binary, out, count, 0)
+            with PhoneOnConsumerCPU():
+                result = await run_headunit(binary, out, count, 0)
             figures = per_notification(result["cpu"], count)
             results[binary].append(figures)
             print(f"{label} run {run + 1}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)

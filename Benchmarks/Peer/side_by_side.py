@@ -41,22 +41,27 @@ ACL_SIZE = int(os.environ.get("BENCH_ACL_SIZE", "251"))
 # simulator and the consumer sit on the two cores, and every wake-up of one
 # by the other crosses cores: in this virtual machine that costs the floor's
 # loop three times as much (44 -> 123-160 µs per notification, 2026-11-27).
-PINNED = os.environ.get("BENCH_PIN") == "1"
-SHARED_CPU = max(os.sched_getaffinity(0))
+# BENCH_PIN=2 puts them on two CPUs (the phone on the first, the consumer on
+# the last), as the floor's BENCH_PIN=2 does: every wake-up crosses cores.
+PINNING = os.environ.get("BENCH_PIN", "")
+PINNED = PINNING in ("1", "2")
+CONSUMER_CPU = max(os.sched_getaffinity(0))
+PHONE_CPU = CONSUMER_CPU if PINNING == "1" else min(os.sched_getaffinity(0))
 
 
 def pin_consumer():
     if PINNED:
-        os.sched_setaffinity(0, {SHARED_CPU})
+        os.sched_setaffinity(0, {CONSUMER_CPU})
 
 
 class PhoneOnConsumerCPU:
-    """The simulator's process on the consumer's CPU while a consumer runs."""
+    """The simulator's process on its CPU (the consumer's with BENCH_PIN=1,
+    another with BENCH_PIN=2) while a consumer runs."""
 
     def __enter__(self):
         self.saved = os.sched_getaffinity(0)
         if PINNED:
-            os.sched_setaffinity(0, {SHARED_CPU})
+            os.sched_setaffinity(0, {PHONE_CPU})
 
     def __exit__(self, *exc):
         os.sched_setaffinity(0, self.saved)
@@ -222,7 +227,7 @@ async def side_by_side(binary, out, count, idle_seconds):
     with PhoneOnConsumerCPU():
         ours = await run_headunit(binary, os.path.join(out, "headunit"), count, idle_seconds)
         peer = await run_bumble(os.path.join(out, "bumble"), count)
-    return {"headunit": ours, "bumble": peer, "count": count, "pinned": PINNED}
+    return {"headunit": ours, "bumble": peer, "count": count, "pinned": PINNING or "no"}
 
 
 if __name__ == "__main__":

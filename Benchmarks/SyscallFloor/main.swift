@@ -1,12 +1,19 @@
-// The floor under the side by side: what the head unit's system calls for
-// one notification cost on this machine when nothing else runs between them.
-// A requester does what the head unit does per notification over loopback
-// TCP (an ATT request, sleep in poll over three descriptors, read the
-// answer; a second request whose answer comes in two pieces, the second a
-// little later; one event-log line appended to a file), against a forked
-// responder that answers after a pause, as the simulated phone does. Its
-// CPU time per notification is what any consumer making those calls pays in
-// the kernel; the rest of the head unit's figure is its own work.
+// The floor under the side by side: the least the head unit's system calls
+// for one notification cost on this machine when nothing else runs between
+// them. Per notification the simulated phone sends two groups of packets,
+// each in one go: the Write Response and the Data Source answer to the
+// AppIdentifier request; then those for the text request, with the previous
+// notification's removal and the next one's arrival right behind them. A
+// consumer reads each group in one wake-up (the head unit does: its wake-up
+// does not preempt the phone: Platform/Scheduling.swift), so the
+// least is two round trips: a requester over loopback TCP makes two ATT-sized
+// requests, each time sleeping in poll over three descriptors and reading
+// the answer in one piece, and appends one event-log line to a file, against
+// a forked responder that answers after a pause, as the simulated phone does.
+// (Until 2026-11-27 the second answer came in two pieces 100 µs apart, a
+// third sleep and read: what the head unit did while each packet woke it.)
+// Its CPU time per notification is what any consumer making those calls pays
+// in the kernel; the rest of the head unit's figure is its own work.
 //
 //   swift build -c release --product syscall-floor
 //   .build/release/syscall-floor [NOTIFICATIONS [LOG_FILE]]
@@ -59,7 +66,7 @@ let child = fork()
 if child == 0 {
     if pinned, nn_pin_to_cpu(pinning == "2" ? 0 : 1) != 0 { exit(1) }
     // The responder: the phone's side, asleep until asked, answering after
-    // 150 µs; every second answer in two pieces 100 µs apart.
+    // 150 µs, each answer in one piece.
     let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, length) == 0 }
@@ -73,13 +80,7 @@ if child == 0 {
         poll(&p, 1, -1)
         if read(s, &buffer, buffer.count) <= 0 { exit(0) }
         usleep(150)
-        if k % 2 == 0 {
-            write(s, buffer, 45)
-        } else {
-            write(s, buffer, 10)
-            usleep(100)
-            write(s, buffer, 150)
-        }
+        write(s, buffer, k % 2 == 0 ? 45 : 160)
         k += 1
     }
 }
@@ -117,7 +118,7 @@ func request(_ bytes: Int, answer: Int) {
 let start = cpuMicroseconds()
 for _ in 0..<count {
     request(27, answer: 45)   // the AppIdentifier
-    request(18, answer: 160)  // the text, in two pieces
+    request(18, answer: 160)  // the text
     write(log, buffer, 500)   // the event-log line
 }
 let used = cpuMicroseconds() - start

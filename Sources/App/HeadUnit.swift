@@ -75,6 +75,8 @@ final class HeadUnit {
     convenience init(options: Options) throws(SystemError) {
         let configuration = options.configuration
         let loop = try EventLoop()
+        // Packets that arrive together are read in one turn (`Scheduling.batch`).
+        if !Scheduling.batch() { Log.warning("loop", "\(SystemError("sched_setscheduler(SCHED_BATCH)")); one wake-up per packet") }
         var others: [any LoopDevice] = []
         var watchdogText = "none"
         // The watchdog first: a previous run may have left it armed.

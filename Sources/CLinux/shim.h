@@ -48,6 +48,13 @@ static inline int nn_pin_to_cpu(int cpu) {
     return (int)syscall(SYS_sched_setaffinity, 0, sizeof mask, &mask);
 }
 static inline int nn_ioctl_ptr(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
+/* Puts the calling thread under SCHED_BATCH (3: glibc names it only under
+   _GNU_SOURCE): a wake-up of the thread no longer preempts the task running
+   on its CPU, so what that task is still delivering is read in one turn. */
+static inline int nn_batch_scheduling(void) {
+    int priority = 0;
+    return (int)syscall(SYS_sched_setscheduler, 0, 3, &priority);
+}
 
 /// Blocks SIGINT and SIGTERM and returns a signalfd that reports them, so a
 /// shutdown request arrives through the poll loop like any other input.
