@@ -92,11 +92,11 @@ extension EventLog {
         emit("notification") { j in
             j.field("action", word: e.action.word)
             j.field("uid", Int(e.uid.value))
-            j.field("app", e.app?.value, kept: &keptApp)
+            j.field("app", e.app?.value)
             if let word = e.category.word { j.field("category", word: word) } else { j.field("category", e.category.name) }
             j.field("kind", word: e.kind.word)
             j.field("title", e.title)
-            j.field("message", e.message, kept: &keptMessage)
+            j.field("message", e.message)
             // Forwarded by the NotifBridge app rather than read through ANCS.
             if e.source == .notifBridge { j.field("via", "notifbridge") }
             if let g = e.guidance { j.field("maneuver", word: g.maneuver.eventWord) }

@@ -13,11 +13,6 @@ final class EventLog {
     /// nothing. `batch` holds several (`JSONLine.nextLine`) and writes them
     /// with one write(2) when it ends.
     private var lines = JSONLine()
-    /// The texts a notification's lines repeat, kept escaped
-    /// (`JSONLine.field(_:_:kept:)`): its app's identifier and its message
-    /// are in every update of it and in the line that removes it.
-    var keptApp = JSONKeptText()
-    var keptMessage = JSONKeptText()
     /// Lines `lines` holds for the batch.
     private var held = 0
     private var holding = false

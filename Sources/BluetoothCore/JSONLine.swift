@@ -30,30 +30,10 @@ public struct JSONLine {
         if let v = value { JSONLine.escape(v, to: &storage) } else { append("null") }
     }
 
-    /// `value` as `field(_:_:)` writes it, through `kept`: the last text
-    /// written through it, held escaped. The same text again (a
-    /// notification's app and message, repeated in every update and in the
-    /// line that removes it) is compared and its bytes copied instead of
-    /// checked for escapes; another text is escaped and kept.
-    public mutating func field(_ name: StaticString, _ value: String?, kept: inout JSONKeptText) {
-        guard let v = value else { return field(name, nil as String?) }
-        if let last = kept.text, last == v {
-            let n = kept.escaped.count
-            let p = key(name, room: n)
-            kept.escaped.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: n) }
-            return
-        }
-        key(name)
-        let start = storage.count
-        JSONLine.escape(v, to: &storage)
-        kept.escaped = Array(UnsafeBufferPointer(start: storage.base + start, count: storage.count - start))
-        kept.text = v
-    }
-
     /// A word of the log's own as a string (an event's name, a case's
     /// name: `NotificationKind.word`): plain ASCII with nothing to escape,
     /// written with its name and quotes in one piece, never scanned.
-    @inlinable public mutating func field(_ name: StaticString, word: StaticString) {
+    @inlinable @inline(__always) public mutating func field(_ name: StaticString, word: StaticString) {
         guard word.hasPointerRepresentation else {
             key(name)
             return word.withUTF8Buffer { JSONLine.quoted($0.baseAddress!, count: $0.count, to: unique()) }
@@ -312,15 +292,6 @@ public struct JSONLine {
         return control || hasZero(x ^ 0x2222_2222_2222_2222) || hasZero(x ^ 0x5C5C_5C5C_5C5C_5C5C)
             || hasZero(x ^ 0x7F7F_7F7F_7F7F_7F7F)
     }
-}
-
-/// A text as `JSONLine.field(_:_:kept:)` last wrote it: the text and its
-/// escaped bytes with their quotes.
-public struct JSONKeptText {
-    var text: String?
-    var escaped: [UInt8] = []
-
-    public init() {}
 }
 
 /// Growable bytes written through a pointer: `reserve` checks the room

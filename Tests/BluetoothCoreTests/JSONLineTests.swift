@@ -116,23 +116,6 @@ import Testing
         }
     }
 
-    /// A text written through a kept text is written as without it,
-    /// whether it is the one kept (copied), another (escaped and kept) or
-    /// none (null, the kept one unchanged).
-    @Test func aKeptTextIsWrittenAsWithoutIt() {
-        var kept = JSONKeptText()
-        for text in ["Turn \"left\"", "Turn \"left\"", nil, "Turn \"left\"", "Keep right", "", "", "Turn \"left\""] as [String?] {
-            var through = JSONLine(), plain = JSONLine()
-            through.field("n", 1)
-            plain.field("n", 1)
-            through.field("message", text, kept: &kept)
-            plain.field("message", text)
-            through.field("m", 2)
-            plain.field("m", 2)
-            #expect(through.line == plain.line, "\(text ?? "nil")")
-        }
-    }
-
     /// Lines built one after another in one value (as the event log batches
     /// a wake-up's lines) are the same bytes as each built alone, each with
     /// its line break; the value starts over afterwards.
