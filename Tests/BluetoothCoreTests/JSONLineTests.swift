@@ -92,8 +92,10 @@ import Testing
         strings.field("maneuver", "slight_right")
         words.field("e", word: "")
         strings.field("e", "")
+        words.field("x", word: "y")
+        strings.field("x", "y")
         #expect(words.line == strings.line)
-        #expect(words.line == "{\"event\": \"notification\", \"n\": 3, \"maneuver\": \"slight_right\", \"e\": \"\"}")
+        #expect(words.line == "{\"event\": \"notification\", \"n\": 3, \"maneuver\": \"slight_right\", \"e\": \"\", \"x\": \"y\"}")
     }
 
     /// Text of every length from none to several words, plain (stored as
