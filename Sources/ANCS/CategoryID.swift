@@ -18,19 +18,23 @@ public struct CategoryID: Hashable, CustomStringConvertible {
     public static let location = CategoryID(10)
     public static let entertainment = CategoryID(11)
 
-    private static let names = ["Other", "IncomingCall", "MissedCall", "Voicemail", "Social", "Schedule",
-                                "Email", "News", "HealthAndFitness", "BusinessAndFinance", "Location", "Entertainment"]
+    private static let names: [StaticString] = ["Other", "IncomingCall", "MissedCall", "Voicemail", "Social", "Schedule",
+                                                "Email", "News", "HealthAndFitness", "BusinessAndFinance", "Location",
+                                                "Entertainment"]
 
     /// The name used in Apple's specification (and in config files).
-    public var name: String {
+    public var name: String { word?.description ?? "Reserved(\(rawValue))" }
+
+    /// `name` as the event log copies it; nil for a reserved value.
+    public var word: StaticString? {
         let index = Int(rawValue)
-        return index < CategoryID.names.count ? CategoryID.names[index] : "Reserved(\(rawValue))"
+        return index < CategoryID.names.count ? CategoryID.names[index] : nil
     }
 
     /// From a name as `name` spells it (case-insensitive) or a decimal number.
     public init?(name: String) {
         let wanted = name.lowercased()
-        for (index, known) in CategoryID.names.enumerated() where known.lowercased() == wanted {
+        for (index, known) in CategoryID.names.enumerated() where known.description.lowercased() == wanted {
             self.init(UInt8(index))
             return
         }

@@ -90,16 +90,16 @@ extension EventLog {
 
     private func emitNotification(_ e: NotificationEvent) {
         emit("notification") { j in
-            j.field("action", e.action.description)
+            j.field("action", word: e.action.word)
             j.field("uid", Int(e.uid.value))
-            j.field("app", e.app?.description)
-            j.field("category", e.category.name)
-            j.field("kind", e.kind.description)
+            j.field("app", e.app?.value)
+            if let word = e.category.word { j.field("category", word: word) } else { j.field("category", e.category.name) }
+            j.field("kind", word: e.kind.word)
             j.field("title", e.title)
             j.field("message", e.message)
             // Forwarded by the NotifBridge app rather than read through ANCS.
             if e.source == .notifBridge { j.field("via", "notifbridge") }
-            if let g = e.guidance { j.field("maneuver", g.maneuver.eventName) }
+            if let g = e.guidance { j.field("maneuver", word: g.maneuver.eventWord) }
             if let exit = e.guidance?.roundaboutExit { j.field("roundabout_exit", exit) }
             if let metres = e.guidance?.distance?.metres { j.field("distance_m", metres) }
         }

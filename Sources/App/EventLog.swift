@@ -38,11 +38,14 @@ final class EventLog {
     }
 
     /// Starts an event line with its time and name; `fill` adds the fields.
-    func emit(_ name: String, _ fill: (inout JSONLine) -> Void = { _ in }) {
+    /// Names and the words of the fields' enums are the log's own, copied
+    /// as they are (`JSONLine.field(_:word:)`); only text that came from
+    /// outside (a title, an app's identifier) is checked for escapes.
+    func emit(_ name: StaticString, _ fill: (inout JSONLine) -> Void = { _ in }) {
         guard file != nil else { return }
         if held > 0 { lines.nextLine() }
         lines.field("t_ms", clock.now().millisecondsSince(start))
-        lines.field("event", name)
+        lines.field("event", word: name)
         fill(&lines)
         held += 1
         if !holding { writeHeld() }

@@ -14,25 +14,50 @@
 /// log builds a wake-up's lines in one buffer it keeps and writes them with
 /// one write(2), with no array per line.
 public struct JSONLine {
-    private var storage: JSONBytes
-    private var empty = true
+    // Inlinable, like the fields that write through them: the event log
+    // writes a dozen fields per line, and inlined a field's name (a
+    // constant) is copied as a few stores instead of through calls.
+    @usableFromInline var storage: JSONBytes
+    @usableFromInline var empty = true
 
     public init() {
         storage = JSONBytes(capacity: 256)
         storage.append(0x7B)  // {
     }
 
-    public mutating func field(_ name: StaticString, _ value: String?) {
+    @inlinable public mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
         if let v = value { JSONLine.escape(v, to: &storage) } else { append("null") }
     }
 
-    public mutating func field(_ name: StaticString, _ value: Int?) {
+    /// A word of the log's own as a string (an event's name, a case's
+    /// name: `NotificationKind.word`): plain ASCII with nothing to escape,
+    /// written with its name and quotes in one piece, never scanned.
+    @inlinable @inline(__always) public mutating func field(_ name: StaticString, word: StaticString) {
+        guard word.hasPointerRepresentation else {
+            key(name)
+            return word.withUTF8Buffer { JSONLine.quoted($0.baseAddress!, count: $0.count, to: unique()) }
+        }
+        JSONLine.quoted(word.utf8Start, count: word.utf8CodeUnitCount, at: key(name, room: word.utf8CodeUnitCount + 2))
+    }
+
+    @inlinable @inline(__always)
+    static func quoted(_ word: UnsafePointer<UInt8>, count m: Int, at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = 0x22
+        (p + 1).update(from: word, count: m)
+        p[m + 1] = 0x22
+    }
+
+    @usableFromInline static func quoted(_ word: UnsafePointer<UInt8>, count m: Int, to b: JSONBytes) {
+        quoted(word, count: m, at: b.reserve(m + 2))
+    }
+
+    @inlinable public mutating func field(_ name: StaticString, _ value: Int?) {
         key(name)
         if let v = value { appendDecimal(Int64(v)) } else { append("null") }
     }
 
-    public mutating func field(_ name: StaticString, _ value: Int64) {
+    @inlinable public mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         appendDecimal(value)
     }
@@ -95,8 +120,8 @@ public struct JSONLine {
     }
 
     /// The storage, copied first if another value shares it (a copied line).
-    @inline(__always)
-    private mutating func unique() -> JSONBytes {
+    @inlinable @inline(__always)
+    mutating func unique() -> JSONBytes {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         return storage
     }
@@ -104,20 +129,28 @@ public struct JSONLine {
     /// Field names are the event log's own words, written in the source:
     /// plain ASCII with nothing to escape, copied as they are with what
     /// surrounds them (`, "name": `) in one piece.
-    private mutating func key(_ name: StaticString) {
+    @inlinable mutating func key(_ name: StaticString) {
+        _ = key(name, room: 0)
+    }
+
+    /// Writes the key as `key(_:)` does with room for `extra` bytes of its
+    /// value after it, counted as written: where the value goes.
+    @inlinable @inline(__always)
+    mutating func key(_ name: StaticString, room extra: Int) -> UnsafeMutablePointer<UInt8> {
         let b = unique()
         let first = empty
         empty = false
         // A one-character name may be held as a scalar, not as bytes.
         guard name.hasPointerRepresentation else {
-            return name.withUTF8Buffer { JSONLine.key($0.baseAddress!, count: $0.count, first: first, to: b) }
+            return name.withUTF8Buffer { JSONLine.key($0.baseAddress!, count: $0.count, first: first, room: extra, to: b) }
         }
-        JSONLine.key(name.utf8Start, count: name.utf8CodeUnitCount, first: first, to: b)
+        return JSONLine.key(name.utf8Start, count: name.utf8CodeUnitCount, first: first, room: extra, to: b)
     }
 
-    @inline(__always)
-    private static func key(_ name: UnsafePointer<UInt8>, count n: Int, first: Bool, to b: JSONBytes) {
-        var p = b.reserve(n + 6)
+    @inlinable @inline(__always)
+    static func key(_ name: UnsafePointer<UInt8>, count n: Int, first: Bool, room extra: Int,
+                            to b: JSONBytes) -> UnsafeMutablePointer<UInt8> {
+        var p = b.reserve(n + 6 + extra)
         if first {
             b.count -= 2  // no `, ` before the first field
         } else {
@@ -130,19 +163,20 @@ public struct JSONLine {
         p[n + 1] = 0x22
         p[n + 2] = 0x3A  // :
         p[n + 3] = 0x20
+        return p + n + 4
     }
 
-    private mutating func append(_ literal: StaticString) {
+    @usableFromInline mutating func append(_ literal: StaticString) {
         let b = unique()
         literal.withUTF8Buffer { if let start = $0.baseAddress { b.append(start, count: $0.count) } }
     }
 
-    private mutating func appendDecimal(_ value: Int64) {
+    @inlinable mutating func appendDecimal(_ value: Int64) {
         appendDecimal(value.magnitude, negative: value < 0)
     }
 
     /// The digits are made right to left in a small buffer and copied once.
-    private mutating func appendDecimal(_ value: UInt64, negative: Bool) {
+    @usableFromInline mutating func appendDecimal(_ value: UInt64, negative: Bool) {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: a sign and 20 digits fit
         let b = unique()
         withUnsafeMutableBytes(of: &digits) { raw in
@@ -166,37 +200,60 @@ public struct JSONLine {
     }
 
     /// `s` as a JSON string literal, its plain runs copied whole.
-    private static func escape(_ s: String, to b: inout JSONBytes) {
+    @usableFromInline static func escape(_ s: String, to b: inout JSONBytes) {
         if !isKnownUniquelyReferenced(&b) { b = b.copy() }
         let out = b
-        out.append(0x22)
         var s = s
         s.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
             let count = utf8.count
-            // Eight bytes at a time: a line carries a few hundred bytes of
-            // text, mostly plain. The last (or only) eight are read ending
-            // at the end, overlapping what was read before, or padded with
-            // spaces when the text is shorter: plain text is then copied
-            // whole without a byte-by-byte tail.
+            // Room for the whole text in its quotes, and for a word stored
+            // past its end: plain text (nearly every line's) is stored
+            // eight bytes at a time as it is checked, with no second pass.
+            let start = out.count
+            let q = out.reserve(count + 10)
+            out.count -= 8
+            q[0] = 0x22
+            guard let base = utf8.baseAddress else { q[1] = 0x22; return }
+            let source = UnsafeRawPointer(base), target = UnsafeMutableRawPointer(q + 1)
+            // A line carries a few hundred bytes of text, mostly plain. The
+            // last (or only) eight are read ending at the end, overlapping
+            // what was read before, or padded with spaces when the text is
+            // shorter: plain text is then stored whole without a
+            // byte-by-byte tail.
             var plain = 0
-            while plain + 8 <= count, !needsEscape(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: plain, as: UInt64.self)) {
+            while plain + 8 <= count {
+                let word = source.loadUnaligned(fromByteOffset: plain, as: UInt64.self)
+                if needsEscape(word) { break }
+                target.storeBytes(of: word, toByteOffset: plain, as: UInt64.self)
                 plain += 8
             }
             // Only when fewer than eight are left (the loop did not stop at an escape).
-            if plain < count && count - plain < 8 && (count >= 8 ? !needsEscape(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
-                                            : !needsEscape(paddedWithSpaces(base, count: count))) {
-                plain = count
+            if plain < count && count - plain < 8 {
+                if count >= 8 {
+                    let last = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    if !needsEscape(last) {
+                        target.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+                        plain = count
+                    }
+                } else {
+                    let padded = paddedWithSpaces(base, count: count)
+                    if !needsEscape(padded) {
+                        target.storeBytes(of: padded, toByteOffset: 0, as: UInt64.self)
+                        plain = count
+                    }
+                }
             }
-            if plain == count { return out.append(base, count: count) }
+            if plain == count { q[count + 1] = 0x22; return }
+            // An escape at or after `plain`: what is before it is kept.
             // Bytes of multi-byte UTF-8 sequences are all 0x80 or more and
             // go through as they are; only ASCII may need an escape.
-            var start = 0
+            out.count = start + 1 + plain
+            var from = plain
             for i in plain..<count {
                 let c = base[i]
                 guard c < 0x20 || c == 0x22 || c == 0x5C || c == 0x7F else { continue }
-                out.append(base + start, count: i - start)
-                start = i + 1
+                out.append(base + from, count: i - from)
+                from = i + 1
                 switch c {
                 case 0x22: out.append(0x5C); out.append(0x22)
                 case 0x5C: out.append(0x5C); out.append(0x5C)
@@ -207,9 +264,9 @@ public struct JSONLine {
                     for h in ("\\u" + hex(UInt32(c), digits: 4)).utf8 { out.append(h) }
                 }
             }
-            out.append(base + start, count: count - start)
+            out.append(base + from, count: count - from)
+            out.append(0x22)
         }
-        out.append(0x22)
     }
 
     /// The `count` (under eight) bytes at `base`, then spaces, as one word.
@@ -239,10 +296,10 @@ public struct JSONLine {
 
 /// Growable bytes written through a pointer: `reserve` checks the room
 /// once for a piece of known length, which is then stored directly.
-final class JSONBytes {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    var count = 0
-    private var capacity: Int
+@usableFromInline final class JSONBytes {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -251,7 +308,7 @@ final class JSONBytes {
 
     deinit { base.deallocate() }
 
-    func copy() -> JSONBytes {
+    @usableFromInline func copy() -> JSONBytes {
         let c = JSONBytes(capacity: capacity)
         c.base.update(from: base, count: count)
         c.count = count
@@ -259,7 +316,7 @@ final class JSONBytes {
     }
 
     /// Room for `n` more bytes, counted as written: the caller stores them.
-    @inline(__always)
+    @inlinable @inline(__always)
     func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if count + n > capacity { grow(count + n) }
         let p = base + count
@@ -267,10 +324,10 @@ final class JSONBytes {
         return p
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func append(_ byte: UInt8) { reserve(1).pointee = byte }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func append(_ bytes: UnsafePointer<UInt8>, count n: Int) {
         reserve(n).update(from: bytes, count: n)
     }
@@ -279,7 +336,7 @@ final class JSONBytes {
         body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    private func grow(_ needed: Int) {
+    @usableFromInline func grow(_ needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

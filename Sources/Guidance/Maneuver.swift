@@ -8,7 +8,10 @@ public enum Maneuver: Equatable, Hashable, CaseIterable {
     case neutral
 
     /// The name in the event log.
-    public var eventName: String {
+    public var eventName: String { eventWord.description }
+
+    /// The name as the event log copies it.
+    public var eventWord: StaticString {
         switch self {
         case .left: return "left"
         case .right: return "right"

@@ -342,11 +342,15 @@ public struct Advertiser {
     // MARK: - Driving it
 
     /// When `handleTimeout` is due: the end of the fast period or a retry.
+    /// Inlined into `Host.nextDeadline`, which reads the few fields it needs
+    /// where they lie; called, the whole advertiser is copied out first.
     public var nextDeadline: Instant? {
-        let advertising = advertisement != nil && securedLinks.isEmpty
-        let listRetry = advertising ? refusedLists?.retryAt : nil
-        let turn = advertising && takingTurns ? turnEndsAt : nil
-        return earliest(earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry), turn)
+        @inline(__always) get {
+            let advertising = advertisement != nil && securedLinks.isEmpty
+            let listRetry = advertising ? refusedLists?.retryAt : nil
+            let turn = advertising && takingTurns ? turnEndsAt : nil
+            return earliest(earliest(earliest(advertising ? fastUntil : nil, retryAt), listRetry), turn)
+        }
     }
 
     mutating func handleTimeout(now: Instant) {

@@ -97,9 +97,11 @@ struct CommandFlow {
     }
 
     var nextDeadline: Instant? {
-        var deadline: Instant?
-        for pending in inFlight { deadline = earliest(deadline, pending.deadline) }
-        return earliest(deadline, creditsExhaustedAt?.adding(milliseconds: timeoutMilliseconds))
+        @inline(__always) get {
+            var deadline: Instant?
+            for pending in inFlight { deadline = earliest(deadline, pending.deadline) }
+            return earliest(deadline, creditsExhaustedAt?.adding(milliseconds: timeoutMilliseconds))
+        }
     }
 
     /// Whether the controller has kept us waiting past the timeout.

@@ -161,10 +161,13 @@ public struct GhostDropChannel {
         }
     }
 
+    /// Inlined into the core's, which would otherwise copy the channel out to ask it.
     var nextDeadline: Instant? {
-        var deadline: Instant? = nil
-        for open in channels { deadline = earliest(deadline, open.receiver.nextDeadline) }
-        return deadline
+        @inline(__always) get {
+            var deadline: Instant? = nil
+            for open in channels { deadline = earliest(deadline, open.receiver.nextDeadline) }
+            return deadline
+        }
     }
 
     mutating func handleTimeout(now: Instant) {

@@ -84,13 +84,7 @@ extension HeadUnitCore {
     }
 
     /// The end of the pairing window, or of a connected phone's time to
-    /// pair or encrypt.
-    var accessoryDeadline: Instant? {
-        var deadline = accessory?.pairingUntil
-        for link in links.values { deadline = earliest(deadline, link.secureBy) }
-        return deadline
-    }
-
+    /// pair or encrypt (`nextDeadline` counts both).
     func accessoryTimeout(now: Instant) {
         closePairingWindowIfDue(now: now)
         for link in links.values { dropIfStillAStranger(link, now: now) }

@@ -147,10 +147,15 @@ public final class HeadUnitCore {
         pump()
     }
 
-    /// When `handleTimeout` is next due.
+    /// When `handleTimeout` is next due: the earliest of every layer's and
+    /// link's, the accessory's pairing window and each link's time to
+    /// secure itself (`accessoryTimeout`) included. The shell asks once
+    /// per wake-up: the links are walked once, and each layer is asked
+    /// where it lies (a layer's struct copied out to be asked cost more
+    /// than the asking).
     public var nextDeadline: Instant? {
-        var deadline = earliest(earliest(pairing.nextDeadline, host.nextDeadline), earliest(accessoryDeadline, l2cap.nextDeadline))
-        for link in links.values { deadline = earliest(deadline, link.nextDeadline) }
+        var deadline = earliest(earliest(pairing.nextDeadline, host.nextDeadline), earliest(accessory?.pairingUntil, l2cap.nextDeadline))
+        for link in links.values { deadline = earliest(deadline, earliest(link.nextDeadline, link.secureBy)) }
         return earliest(earliest(deadline, notifBridge?.receiver.nextDeadline), ghostDrop.nextDeadline)
     }
 

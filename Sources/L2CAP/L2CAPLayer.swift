@@ -18,7 +18,7 @@ public struct L2CAPLayer {
 
     public private(set) var links = ConnectionTable<L2CAPLink>()
     @usableFromInline var events = FIFO<L2CAPEvent>()
-    var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
+    @usableFromInline var pendingUpdates = ConnectionTable<PendingParameterUpdate>()
     @usableFromInline var updateAnswers = FIFO<ParameterUpdateAnswer>()
     var lastIdentifier: UInt8 = 0
     @usableFromInline var creditBased = CreditBasedChannels()

@@ -29,10 +29,10 @@ extension L2CAPLayer {
     /// specification allows 1-60 s.
     public static let parameterUpdateTimeoutMilliseconds: Int64 = 30_000
 
-    struct PendingParameterUpdate {
+    @usableFromInline struct PendingParameterUpdate {
         var identifier: UInt8
         var parameters: ConnectionParameters
-        var deadline: Instant
+        @usableFromInline var deadline: Instant
     }
 
     /// Asks the central of a peripheral link for `parameters`. False (and
@@ -72,7 +72,9 @@ extension L2CAPLayer {
     @inlinable public mutating func pollParameterUpdateAnswer() -> ParameterUpdateAnswer? { updateAnswers.popFirst() }
 
     /// When `handleTimeout` is due: the oldest unanswered request.
-    public var nextDeadline: Instant? {
+    /// Inlinable: the shell asks once per wake-up, and called, the layer
+    /// is copied out of the core to be asked.
+    @inlinable public var nextDeadline: Instant? {
         var deadline: Instant?
         for pending in pendingUpdates.values { deadline = earliest(deadline, pending.deadline) }
         return deadline

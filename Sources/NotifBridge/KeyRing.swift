@@ -176,8 +176,10 @@ public struct KeyRing: Equatable {
 
     /// When the next replaced generation runs out.
     public var nextExpiry: Instant? {
-        var next: Instant? = nil
-        for g in generations { next = earliest(next, g.replacedAt?.adding(milliseconds: KeyRing.grace)) }
-        return next
+        @inline(__always) get {
+            var next: Instant? = nil
+            for g in generations { next = earliest(next, g.replacedAt?.adding(milliseconds: KeyRing.grace)) }
+            return next
+        }
     }
 }

@@ -8,7 +8,10 @@ public enum NotificationEventAction: Hashable, CustomStringConvertible {
     case removed
     case dropped
 
-    public var description: String {
+    public var description: String { word.description }
+
+    /// The word itself, for the event log to copy as it is.
+    public var word: StaticString {
         switch self {
         case .shown: return "shown"
         case .updated: return "updated"

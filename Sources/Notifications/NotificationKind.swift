@@ -8,7 +8,10 @@ public enum NotificationKind: CaseIterable, Hashable, CustomStringConvertible {
     case other
 
     /// The `kind` field of the `notification` event.
-    public var description: String {
+    public var description: String { word.description }
+
+    /// The word itself, for the event log to copy as it is.
+    public var word: StaticString {
         switch self {
         case .navigation: return "navigation"
         case .music: return "music"

@@ -53,6 +53,55 @@ import Testing
         #expect(out[0]["title"] as? String == "In 200 m")
     }
 
+    /// A notification's line is byte for byte what its fields written as
+    /// strings make (the action's, kind's and maneuver's names, the
+    /// category's, a reserved one's too), for every action, kind,
+    /// maneuver and category, with and without text.
+    @Test func notificationLinesAreTheirFieldsAsStrings() throws {
+        var events: [NotificationEvent] = []
+        for action in [NotificationEventAction.shown, .updated, .removed, .dropped] {
+            for kind in NotificationKind.allCases {
+                for category in (0...13).map({ CategoryID(UInt8($0 == 13 ? 200 : $0)) }) {
+                    events.append(NotificationEvent(action: action, uid: NotificationUID(UInt32(events.count)),
+                                                    app: category.rawValue == 3 ? nil : AppIdentifier("com.google.Maps"),
+                                                    category: category, kind: kind,
+                                                    title: action == .dropped ? nil : "In 1,5 km \"A1\"", message: "Turn left"))
+                }
+            }
+        }
+        var guided = try #require(events.first { $0.guidance != nil })
+        // Every maneuver (its type named through the value: this target does not import Guidance).
+        for maneuver in type(of: try #require(guided.guidance).maneuver).allCases {
+            guided.guidance?.maneuver = maneuver
+            events.append(guided)
+        }
+        func reference(_ e: NotificationEvent) -> String {
+            var j = JSONLine()
+            j.field("t_ms", Int64(0))
+            j.field("event", "notification")
+            j.field("action", e.action.description)
+            j.field("uid", Int(e.uid.value))
+            j.field("app", e.app?.description)
+            j.field("category", e.category.name)
+            j.field("kind", e.kind.description)
+            j.field("title", e.title)
+            j.field("message", e.message)
+            if e.source == .notifBridge { j.field("via", "notifbridge") }
+            if let g = e.guidance { j.field("maneuver", g.maneuver.eventName) }
+            if let exit = e.guidance?.roundaboutExit { j.field("roundabout_exit", exit) }
+            if let metres = e.guidance?.distance?.metres { j.field("distance_m", metres) }
+            return j.line
+        }
+        let path = NSTemporaryDirectory() + "events-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let log = EventLog(path: path, clock: VirtualClock(Instant(milliseconds: 1_000)))
+        log.batch { for e in events { log.write(.notification(e)) } }
+        let written = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(written == events.map(reference))
+        #expect(written.contains { $0.contains("\"category\": \"Reserved(200)\"") })
+        #expect(written.contains { $0.contains("\"maneuver\": \"slight_right\"") && $0.contains("\"distance_m\": 1500") })
+    }
+
     /// A batch writes the lines it held as they would have been written one
     /// by one, in order, whole, with nothing between them.
     @Test func aBatchWritesTheSameLinesAsOneByOne() throws {

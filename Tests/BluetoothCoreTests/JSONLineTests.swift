@@ -80,6 +80,44 @@ import Testing
         #expect(JSONLine().line == "{}")
     }
 
+    /// A word of the log's own is written as the same text as a string
+    /// would be, as the first field or after others, empty or not.
+    @Test func aWordIsWrittenAsItsStringWouldBe() {
+        var words = JSONLine(), strings = JSONLine()
+        words.field("event", word: "notification")
+        strings.field("event", "notification")
+        words.field("n", 3)
+        strings.field("n", 3)
+        words.field("maneuver", word: "slight_right")
+        strings.field("maneuver", "slight_right")
+        words.field("e", word: "")
+        strings.field("e", "")
+        words.field("x", word: "y")
+        strings.field("x", "y")
+        #expect(words.line == strings.line)
+        #expect(words.line == "{\"event\": \"notification\", \"n\": 3, \"maneuver\": \"slight_right\", \"e\": \"\", \"x\": \"y\"}")
+    }
+
+    /// Text of every length from none to several words, plain (stored as
+    /// it is checked, eight bytes at a time, the last eight overlapping)
+    /// or with an escape in its last byte, is written whole and in quotes,
+    /// and the field after it starts right after the closing quote.
+    @Test func textOfEveryLengthIsWrittenWhole() {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 éü→".unicodeScalars)
+        for length in 0...40 {
+            for escapedLast in [false, true] {
+                var text = ""
+                text.unicodeScalars.append(contentsOf: alphabet.prefix(length))
+                if escapedLast { text += "\"" }
+                var j = JSONLine()
+                j.field("s", text)
+                j.field("n", 1)
+                let quoted = text.replacingOccurrences(of: "\"", with: "\\\"")
+                #expect(j.line == "{\"s\": \"\(quoted)\", \"n\": 1}", "length \(length), escaped last \(escapedLast)")
+            }
+        }
+    }
+
     /// Lines built one after another in one value (as the event log batches
     /// a wake-up's lines) are the same bytes as each built alone, each with
     /// its line break; the value starts over afterwards.
