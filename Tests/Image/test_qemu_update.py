@@ -21,7 +21,7 @@ from qemu_image_test import run_image_test
 
 class QemuUpdate(unittest.TestCase):
     def test_refuses_rolls_back_and_installs(self):
-        report = run_image_test(self, "update-test", timeout=1800, checks=(
+        report = run_image_test(self, "update-test", timeout=2700, checks=(
             "a bundle signed with another key is refused before anything is written",
             "a bundle older than the running version is refused before anything is written",
             "a trial whose firmware crashes falls back to slot A by itself",
