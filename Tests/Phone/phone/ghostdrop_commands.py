@@ -11,7 +11,8 @@ channel (phone/ghostdrop_l2cap.py), for the head unit's integration tests.
   `stop_after` N: close the channel after N chunks are acknowledged (an
   interrupted transfer). `hold_after` N (over L2CAP): send no more after N
   chunks and keep the channel until the link goes, so a test can cut the
-  link at a known point. `again` true: send the phone's last file again
+  link at a known point: `ghostdrop_held` (`phone`, `chunks`, `bytes`) says
+  when the receiver has acknowledged all N. `again` true: send the phone's last file again
   under the same transfer ID (the receiver may resume it). Events: `ghostdrop_code` (`phone`, `code`), then `ghostdrop_done`
   (`phone`, `completed`, `resumed_from`, `cancel_reason`).
   `l2cap` false: the phone does not use the channel and sends over GhostDrop's
@@ -88,7 +89,10 @@ def register(protocol) -> None:
                     result = await send_file(connections[0], psm, sender, confirm=confirm, resume_wait=1.0,
                                              timeout=timeout, stop_after=stop,
                                              hold_after=None if arguments.get('hold_after') is None
-                                             else int(arguments['hold_after']))
+                                             else int(arguments['hold_after']),
+                                             on_hold=lambda chunks: phone.report(
+                                                 'ghostdrop_held', chunks=chunks,
+                                                 bytes=min(chunks * sender.chunk_size, len(sender.data))))
                     phone.report('ghostdrop_done', completed=result.completed, resumed_from=result.resumed_from,
                                  cancel_reason=result.cancel_reason, transport='l2cap')
                     return

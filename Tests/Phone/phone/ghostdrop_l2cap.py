@@ -34,11 +34,15 @@ class Result:
 
 async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable[[str], bool] = lambda code: True,
                     resume_wait: float = 0.5, window: int = 16, timeout: float = 30.0, mtu: int = 2048,
-                    mps: int = 247, stop_after: int | None = None, hold_after: int | None = None) -> Result:
+                    mps: int = 247, stop_after: int | None = None, hold_after: int | None = None,
+                    on_hold: Callable[[int], None] | None = None) -> Result:
     """`stop_after`: close the channel after that many chunks (an interrupted
     transfer). `hold_after`: once that many chunks are acknowledged, send no
     more and keep the channel open until the link goes (an app suspended
-    mid-transfer): the receiver's state is then known when the link is cut."""
+    mid-transfer): the receiver's state is then known when the link is cut.
+    `on_hold` is then called with the number of chunks acknowledged: the
+    receiver has them all, so a test may cut the link without racing the
+    transfer."""
     channel = await connection.create_l2cap_channel(spec=l2cap.LeCreditBasedChannelSpec(psm=psm, mtu=mtu, mps=mps))
     changed = asyncio.Event()
     replies: list[bytes] = []
@@ -99,7 +103,8 @@ async def send_file(connection, psm: int, sender: GhostSender, confirm: Callable
             await channel.disconnect()
             return Result(False, sender.sas, start)
         if hold_after is not None and last < sender.chunk_count:
-            await until(lambda: sender.acked == last - 1, timeout)
+            if await until(lambda: sender.acked == last - 1, timeout) and on_hold is not None:
+                on_hold(last)
             await closed.wait()
             return Result(False, sender.sas, start, 'the link went while the sender held')
         if not await until(lambda: sender.acked == sender.chunk_count - 1, timeout) and sender.chunk_count > 0:

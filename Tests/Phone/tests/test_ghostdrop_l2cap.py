@@ -91,8 +91,10 @@ class L2CAPSenderTests(unittest.IsolatedAsyncioTestCase):
     async def test_a_held_transfer_sends_no_more_until_the_link_goes(self) -> None:
         data = os.urandom(2000)
         sender = ghostdrop.GhostSender(data, 'update.bundle', chunk_size=200)
+        acknowledged = []
         held = asyncio.get_running_loop().create_task(
-            send_file(self.connection, PSM, sender, resume_wait=0.1, timeout=5, hold_after=3))
+            send_file(self.connection, PSM, sender, resume_wait=0.1, timeout=5, hold_after=3,
+                      on_hold=acknowledged.append))
         receiver = None
         for _ in range(100):
             if self.receivers and len(self.receivers[0].file) >= 600:
@@ -105,6 +107,7 @@ class L2CAPSenderTests(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(receiver.file, data[:600])
         self.assertFalse(held.done())
         self.assertFalse(receiver.closed.is_set())
+        self.assertEqual(acknowledged, [3], 'the sender says once that the receiver has the three chunks')
         await self.connection.disconnect()
         result = await asyncio.wait_for(held, 5)
         self.assertFalse(result.completed)
