@@ -297,6 +297,10 @@ class RaspberryPiImage(unittest.TestCase):
         words = text.split()
         self.assertIn("console=ttyS1,115200", words, "console on the mini UART (mainline ttyS1)")
         self.assertIn(f"root=PARTUUID={DISK_ID:08x}-02", words)
+        # The SoC's hardware RNG credits the kernel's entropy pool (6.1's
+        # rng_core credits nothing by default), so getrandom() in the head
+        # unit's start does not wait for the pool.
+        self.assertIn("rng_core.default_quality=1024", words)
         # The board is found by the device tree's compatible string: one
         # command line for every model.
         self.assertFalse([w for w in words if w.startswith("headunit.board=")])
