@@ -265,9 +265,14 @@ class RaspberryPiImage(unittest.TestCase):
         self.assertEqual(len(initramfs), 1, "config.txt must load the initramfs")
         self.assertIn(initramfs[0][1], self.boot_files)
 
-    def test_kernel_is_an_arm64_image(self):
-        kernel = self.boot_file(self.config()[0]["kernel"])
+    def test_kernel_is_a_gzip_archive_of_an_arm64_image(self):
+        # The boot firmware unpacks a gzip archive (found by its signature
+        # bytes) and reads a third of the bytes from the card.
+        packed = self.boot_file(self.config()[0]["kernel"])
+        self.assertEqual(packed[:2], b"\x1f\x8b", "the kernel is not a gzip archive")
+        kernel = gzip.decompress(packed)
         self.assertEqual(kernel[0x38:0x3C], b"ARM\x64", "not an arm64 Linux Image")
+        self.assertLess(len(packed), len(kernel) // 2)
 
     def test_initramfs_has_init_and_the_sd_card_driver(self):
         name = [d for d in self.config()[1] if d[0] == "initramfs"][0][1]
