@@ -118,12 +118,19 @@ public final class HCIDriver: LoopDevice {
             Log.info("hci", "transport \(spec) open")
             events.append(.opened)
         } catch {
-            // Say it once per distinct failure, not on every retry.
+            let stillComing = controllerStillComing(error)
+            // Say it once per distinct failure, not on every retry. A
+            // controller still in the kernel's setup is how every Pi boot
+            // begins (the head unit starts beside its patch RAM): no error.
             if error.description != lastOpenError {
-                Log.error("hci", "cannot open \(spec): \(error); retrying")
+                if stillComing {
+                    Log.info("hci", "waiting for \(spec): \(error)")
+                } else {
+                    Log.error("hci", "cannot open \(spec): \(error); retrying")
+                }
                 lastOpenError = error.description
             }
-            reopenAt = reopen.next(after: now, stillComing: controllerStillComing(error))
+            reopenAt = reopen.next(after: now, stillComing: stillComing)
         }
     }
 
