@@ -25,7 +25,7 @@ public final class HCIDriver: LoopDevice {
 
     private var transport: HCITransport?
     private var reopenAt: Instant?
-    private var reopenDelay: Int64 = 250
+    private var reopen = HCIReopenSchedule()
     private var outgoing = HCIWriteQueue(packetOriented: false)
     private var events = FIFO<HCITransportEvent>()
     private var lastOpenError = ""
@@ -113,23 +113,32 @@ public final class HCIDriver: LoopDevice {
             let t = try HCITransport.open(spec)
             transport = t
             outgoing = HCIWriteQueue(packetOriented: t.isPacketOriented)
-            reopenDelay = 250
+            reopen.opened()
             lastOpenError = ""
             Log.info("hci", "transport \(spec) open")
             events.append(.opened)
         } catch {
-            // Say it once per distinct failure, not on every retry.
+            let stillComing = controllerStillComing(error)
+            // Say it once per distinct failure, not on every retry. A
+            // controller still in the kernel's setup is how every Pi boot
+            // begins (the head unit starts beside its patch RAM): no error.
             if error.description != lastOpenError {
-                Log.error("hci", "cannot open \(spec): \(error); retrying")
+                if stillComing {
+                    Log.info("hci", "waiting for \(spec): \(error)")
+                } else {
+                    Log.error("hci", "cannot open \(spec): \(error); retrying")
+                }
                 lastOpenError = error.description
             }
-            scheduleReopen(now: now)
+            reopenAt = reopen.next(after: now, stillComing: stillComing)
         }
     }
 
-    private func scheduleReopen(now: Instant) {
-        reopenAt = now.adding(milliseconds: reopenDelay)
-        reopenDelay = min(reopenDelay * 2, 5000)
+    /// A user channel's controller that the kernel has not registered yet
+    /// (ENODEV) or is still setting up (EBUSY): see `HCIReopenSchedule`.
+    private func controllerStillComing(_ error: SystemError) -> Bool {
+        guard case .userChannel = spec else { return false }
+        return error.code == ENODEV || error.code == EBUSY
     }
 
     private func closeTransport(notify: Bool) {
@@ -145,7 +154,7 @@ public final class HCIDriver: LoopDevice {
     private func transportFailed(_ why: String, now: Instant) {
         Log.error("hci", "transport \(spec) lost: \(why); reopening")
         closeTransport(notify: true)
-        scheduleReopen(now: now)
+        reopenAt = reopen.next(after: now, stillComing: false)
     }
 
     // MARK: - I/O

@@ -24,7 +24,10 @@ final class HCITransport {
     static func open(_ spec: TransportSpec) throws(SystemError) -> HCITransport {
         switch spec {
         case .userChannel(let device):
-            return HCITransport(spec: spec, fd: try openUserChannel(device), packetOriented: true)
+            // One try: a controller still being set up is tried again by the
+            // driver's schedule (HCIReopenSchedule), not waited for here,
+            // which would hold the event loop and the first frame.
+            return HCITransport(spec: spec, fd: try UserChannel.open(device: device), packetOriented: true)
         case let .uart(path, baud):
             let attached = try UARTAttach.attach(path: path, baud: baud)
             do {
@@ -39,9 +42,9 @@ final class HCITransport {
         }
     }
 
-    /// A freshly registered device (one just attached to a UART) is set up
-    /// by the kernel for a few seconds, and binding answers EBUSY meanwhile:
-    /// retry for up to 15 s, saying so in the log.
+    /// A device just attached to a UART by this process is set up by the
+    /// kernel for a few seconds, and binding answers EBUSY meanwhile: retry
+    /// for up to 15 s, saying so in the log (the tty must stay held).
     private static func openUserChannel(_ device: UInt16) throws(SystemError) -> Int32 {
         let giveUp = Clock.now().adding(seconds: 15)
         var announced = false

@@ -7,11 +7,36 @@ hu_log() { echo "<6>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-
 hu_error() { echo "<3>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-init: $*" >&2; }
 
 # The value of NAME=VALUE on the kernel command line (empty if absent).
+# Read by the shell itself: no process started (init asks it often).
 cmdline_get() {
-	for word in $(cat /proc/cmdline); do
+	local line word
+	read -r line </proc/cmdline
+	for word in $line; do
 		case "$word" in "$1"=*) echo "${word#*=}"; return 0 ;; esac
 	done
 	return 1
+}
+
+# Loads kernel modules, in the order given, with one modprobe: every
+# process start costs (under emulation, a lot). When that reports a
+# failure, the ones not loaded are tried again one by one, so that the log
+# names each that did not load. A driver whose hardware the board lacks
+# loads and binds nothing.
+load_modules() {
+	[ $# -gt 0 ] || return 0
+	modprobe -a "$@" 2>/dev/null && return 0
+	local module
+	for module in "$@"; do
+		module_loaded "$module" || modprobe "$module" || hu_error "module $module did not load"
+	done
+}
+
+# True when the module is in the running kernel (/sys/module names it with
+# _ where modprobe also takes -).
+module_loaded() {
+	local IFS=- name="" part
+	for part in $1; do name=${name:+${name}_}$part; done
+	[ -d "/sys/module/$name" ]
 }
 
 # Whole seconds since boot.
