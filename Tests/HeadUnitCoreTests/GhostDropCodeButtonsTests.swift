@@ -29,34 +29,22 @@ extension GhostDropTransferTests {
         let fixture = try TransferFixture.load()
         let session = fixture.sessions[0]
         let rig = try openChannel(session)
-        var expected: [UInt8] = []
         var tapped = false
-        for step in session.steps {
-            switch step {
-            case .sender(let bytes):
-                send(bytes, rig)
-            case .receiver(let bytes):
-                expected += bytes
-            case .confirm:
-                #expect(rig.screen().buttonActions == [.codesMatch, .cancelCode])
-                #expect(tap(.codesMatch, rig) == .codesMatch)
-                tapped = true
-                #expect(rig.core.ghostDrop.codeShown == nil && rig.screen().transferCode == nil)
-                // The code screen has gone, and with it its buttons: the
-                // next tap finds the idle screen's or none.
-                #expect(!rig.screen().buttonActions.contains(.cancelCode))
-                // A tap that reaches the core late (the screen still showed
-                // the code) answers nothing and stops nothing.
-                rig.core.perform(.cancelCode, now: rig.now)
-                rig.settle()
-            case .disconnect:
-                rig.phoneSendsL2CAP(channel: 0x0005, [0x06, 0x02, 4, 0, UInt8(Self.ourCID), 0, UInt8(Self.phoneCID), 0])
-            }
+        let (sent, expected) = run(session, rig) { rig in
+            #expect(rig.screen().buttonActions == [.codesMatch, .cancelCode])
+            #expect(tap(.codesMatch, rig) == .codesMatch)
+            tapped = true
+            #expect(rig.core.ghostDrop.codeShown == nil && rig.screen().transferCode == nil)
+            // The code screen has gone, and with it its buttons.
+            #expect(!rig.screen().buttonActions.contains(.cancelCode))
+            // A tap that reaches the core late (the screen still showed
+            // the code) answers nothing and stops nothing.
+            rig.core.perform(.cancelCode, now: rig.now)
         }
         #expect(tapped)
         // verifyAck(true) and every frame after it as the recorded sender
-        // expected them, after the confirm the recording made on the console.
-        #expect(stream(rig) == expected)
+        // expected them (the recording answered on the console).
+        #expect(sent == expected)
         let got = reports(rig)
         #expect(got.first == .code(session.sas))
         #expect(got.contains(.verified))
@@ -65,18 +53,11 @@ extension GhostDropTransferTests {
     }
 
     @Test func aTapOnCancelAnswersTheCodeWithNo() throws {
-        let session = try TransferFixture.load().sessions[0]
-        let rig = try openChannel(session)
-        guard case .sender(let hello) = session.steps[0] else { Issue.record("no hello"); return }
-        send(hello, rig)
-        #expect(rig.core.ghostDrop.codeShown == session.sas)
+        let (session, rig) = try codeWaiting()
         let before = rig.screen()
         #expect(tap(.cancelCode, rig) == .cancelCode)
         #expect(reports(rig) == [.code(session.sas), .ended(reason: "Codes did not match", byPeer: false, resumable: false)])
-        var frames = GhostFrameStream()
-        frames.append(stream(rig))
-        var sent: [GhostFrame] = []
-        while let frame = try frames.next() { sent.append(frame) }
+        let sent = try sentFrames(rig)
         #expect(sent.map(\.kind) == [.helloAck, .verifyAck])
         #expect(sent.last == .verifyAck(accepted: false))
         #expect(rig.core.ghostDrop.codeShown == nil && rig.screen().kind != .pairing)
@@ -88,10 +69,6 @@ extension GhostDropTransferTests {
         rig.core.perform(.codesMatch, now: rig.now)
         rig.settle()
         #expect(reports(rig).count == 2)
-        frames = GhostFrameStream()
-        frames.append(stream(rig))
-        sent = []
-        while let frame = try frames.next() { sent.append(frame) }
-        #expect(sent.count == 2)
+        #expect(try sentFrames(rig).count == 2)
     }
 }
