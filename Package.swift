@@ -191,7 +191,7 @@ let package = Package(
                                                   "Config", "Console", "Drivers", "Graphics", "HCI", "NavigationNotifier",
                                                   "Platform", "ScreenValues", "ScriptedPeers", "ScriptedPairing", "GhostDrop"]),
         .testTarget(name: "HeadUnitCoreTests", dependencies: ["HeadUnitCore", "BluetoothCore", "HCI", "ATT", "SMP", "NavigationNotifier", "ANCS",
-                                                         "AMS", "Notifications", "ScreenValues", "Input", "ScriptedPeers", "ScriptedPairing",
+                                                         "AMS", "Notifications", "ScreenValues", "Screens", "Graphics", "Input", "ScriptedPeers", "ScriptedPairing",
                                                          "NotifBridge", "HPKE", "JSON", "GATT", "L2CAP", "GhostDrop", "GhostDropFixture", "Console", "Update"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "GhostDropTests", dependencies: ["GhostDrop", "BluetoothCore", "JSON", "GhostDropFixture"], exclude: ["Fixtures"]),

@@ -89,7 +89,10 @@ extension HeadUnitCore {
         pump()
     }
 
-    /// A touch on one of the screen's actions.
+    /// A touch on one of the screen's actions. "Codes match" and "Cancel"
+    /// answer the code waiting as the confirm key and Escape do; a tap that
+    /// comes after the code went (answered on the console meanwhile) does
+    /// nothing: unlike Escape it never stops the transfer that followed.
     public func perform(_ action: ScreenAction, now: Instant) {
         clock.now = now
         switch action {
@@ -97,6 +100,10 @@ extension HeadUnitCore {
         case .disconnect: pairing.userDisconnect(now: now)
         case .unpair: pairing.userUnpair(now: now)
         case .pairPhone: openPairingWindow(now: now, why: "the screen")
+        case .codesMatch, .cancelCode:
+            if !ghostDrop.answerCode(matches: action == .codesMatch, now: now) {
+                Log.info("ghostdrop", "\"\(action.label(for: pairing.state))\" tapped: no code waits for an answer")
+            }
         }
         pump()
     }

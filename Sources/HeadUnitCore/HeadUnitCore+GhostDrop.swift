@@ -2,7 +2,8 @@ import BluetoothCore
 import ScreenValues
 
 /// The driver's answers to a GhostDrop transfer: the console's
-/// `confirm`/`cancel`, the confirm key and Escape.
+/// `confirm`/`cancel`, the confirm key and Escape (the screen's "Codes
+/// match" / "Cancel" are `perform(_:now:)`'s).
 extension HeadUnitCore {
     /// The code a transfer shows, waiting for the driver.
     public var transferCodeShown: String? { ghostDrop.codeShown }

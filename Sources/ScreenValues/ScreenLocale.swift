@@ -58,6 +58,8 @@ public struct ScreenLocale: Equatable {
         case .disconnect: return text(.disconnect)
         case .unpair: return text(.unpair)
         case .pairPhone: return text(.pairPhone)
+        case .codesMatch: return text(.codesMatch)
+        case .cancelCode: return text(.cancel)
         }
     }
 

@@ -1,6 +1,7 @@
 import Guidance
 
-/// What a touch target on the idle screen asks for.
+/// What a touch target asks for: the idle screen's buttons, and the two
+/// answers under a GhostDrop transfer's code.
 public enum ScreenAction: Equatable {
     /// `Discover Server App`: start a discovery round.
     case discover
@@ -10,6 +11,13 @@ public enum ScreenAction: Equatable {
     case unpair
     /// Pairing mode for a while: another iPhone may pair from its Settings.
     case pairPhone
+    /// "Codes match" under a transfer's code: as the confirm key.
+    case codesMatch
+    /// "Cancel" under a transfer's code: the codes differ, as Escape.
+    case cancelCode
+
+    /// The buttons under a transfer's code, in the order drawn.
+    public static var codeAnswers: [ScreenAction] { [.codesMatch, .cancelCode] }
 
     public func label(for state: PairingState) -> String {
         switch self {
@@ -18,6 +26,8 @@ public enum ScreenAction: Equatable {
         case .disconnect: return "Disconnect"
         case .unpair: return "Unpair"
         case .pairPhone: return "Pair a new iPhone"
+        case .codesMatch: return "Codes match"
+        case .cancelCode: return "Cancel"
         }
     }
 }
@@ -129,6 +139,22 @@ public struct ScreenModel: Equatable {
         if passkey != nil || transferCode != nil { return .pairing }
         if pairing.isConnected && (navigation != nil || nowPlaying != nil) { return .cards }
         return .idle
+    }
+
+    /// The pairing screen shows a transfer's code to compare (a pairing's
+    /// passkey goes first: the phone waits for it).
+    public var comparesTransferCode: Bool { passkey == nil && transferCode != nil }
+
+    /// The buttons of the screen shown, in the order drawn: the idle
+    /// screen's actions, or "Codes match" and "Cancel" under a transfer's
+    /// code. Nothing else answers a tap; a pairing's passkey has none (the
+    /// phone's own screen answers there), nor do the cards.
+    public var buttonActions: [ScreenAction] {
+        switch kind {
+        case .idle: return actions
+        case .pairing: return comparesTransferCode ? ScreenAction.codeAnswers : []
+        case .cards: return []
+        }
     }
 }
 

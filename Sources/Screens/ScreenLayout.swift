@@ -44,6 +44,8 @@ public struct ScreenLayout: Equatable {
     public var idleIcon = Rect.empty
     public var idleHeadline = Rect.empty
     public var idleHint = Rect.empty
+    /// The buttons of the idle screen, or "Codes match" and "Cancel" under
+    /// a transfer's code (`ScreenModel.buttonActions`, in that order).
     public var buttons: [Rect] = []
 
     // Pairing.
@@ -59,7 +61,7 @@ public struct ScreenLayout: Equatable {
     public var cardRadius: Float { 18 * unit }
 
     public init(model: ScreenModel, size: Size) {
-        self.init(kind: model.kind, size: size, hasHint: model.hint != nil, buttonCount: model.actions.count,
+        self.init(kind: model.kind, size: size, hasHint: model.hint != nil, buttonCount: model.buttonActions.count,
                   counterCount: model.dropped.prefix(NotificationCategory.allCases.count).filter { $0 > 0 }.count,
                   showsHeadline: ScreenLayout.showsHeadline(model), wideClock: model.locale.clock == .hours12,
                   hasTransfer: model.transfer != nil)
@@ -71,6 +73,8 @@ public struct ScreenLayout: Equatable {
         !model.actions.contains { $0.label(for: model.pairing) == model.pairing.text }
     }
 
+    /// `buttonCount`: the idle screen's buttons, or the answers under a
+    /// transfer's code on the pairing screen (none under a passkey).
     /// `counterCount`: categories with dropped notifications; the status
     /// text gets the room the counters do not need.
     /// `wideClock`: a 12-hour clock ("12:45 PM") needs more room.
@@ -108,7 +112,7 @@ public struct ScreenLayout: Equatable {
                 main.height -= transferBandHeight + px(14)
             }
             layoutIdle(buttonCount: buttonCount, headline: showsHeadline, hint: hasHint)
-        case .pairing: layoutPairing()
+        case .pairing: layoutPairing(buttonCount: buttonCount, hasHint: hasHint)
         }
         if !transferBand.isEmpty {
             let inner = transferBand.insetBy(dx: px(16), dy: px(8))
@@ -167,18 +171,49 @@ public struct ScreenLayout: Equatable {
         musicMeta = Rect(x: mi.x, y: mi.y, width: mi.width, height: musicProgress.y - px(12) - mi.y)
     }
 
-    private mutating func layoutIdle(buttonCount: Int, headline: Bool, hint: Bool) {
+    /// Whether `n` buttons fit side by side in `width`; else they stack.
+    private func buttonRowFits(_ n: Int, width: Int) -> Bool {
+        n == 0 || n * px(210) + (n - 1) * px(16) <= width
+    }
+
+    /// The height `n` buttons take in `width`.
+    private func buttonsHeight(_ n: Int, width: Int) -> Int {
+        guard n > 0 else { return 0 }
+        return buttonRowFits(n, width: width) ? px(76) : n * px(76) + (n - 1) * px(16)
+    }
+
+    /// `n` buttons from `top`, centred in `area`: one row if it fits, else
+    /// stacked. Big targets: 76 units high, up to 340 wide in a row.
+    private func buttonRects(_ n: Int, top: Int, in area: Rect) -> [Rect] {
         let gap = px(16)
         let btnH = px(76)
+        var rects: [Rect] = []
+        var y = top
+        if buttonRowFits(n, width: area.width) {
+            let bw = min(px(340), (area.width - (n - 1) * gap) / max(n, 1))
+            var x = area.midX - (n * bw + (n - 1) * gap) / 2
+            for _ in 0..<n {
+                rects.append(Rect(x: x, y: y, width: bw, height: btnH))
+                x += bw + gap
+            }
+        } else {
+            let bw = min(area.width, px(420))
+            for _ in 0..<n {
+                rects.append(Rect(x: area.midX - bw / 2, y: y, width: bw, height: btnH))
+                y += btnH + gap
+            }
+        }
+        return rects
+    }
+
+    private mutating func layoutIdle(buttonCount: Int, headline: Bool, hint: Bool) {
         let n = max(0, buttonCount)
-        let rowFits = n == 0 || n * px(210) + (n - 1) * gap <= main.width
-        var buttonsH = 0
-        if n > 0 { buttonsH = rowFits ? btnH : n * btnH + (n - 1) * gap }
+        let buttonsH = buttonsHeight(n, width: main.width)
         let iconS = px(84)
         let headH = headline ? px(46) : 0
         let hintH = hint ? px(60) : 0
         let spacing = px(20)
-        let total = iconS + spacing + headH + hintH + (n > 0 ? buttonsH : 0) + (headline || hint ? spacing : 0)
+        let total = iconS + spacing + headH + hintH + buttonsH + (headline || hint ? spacing : 0)
         var y = main.y + max(0, (main.height - total) / 2)
         idleIcon = Rect(x: main.midX - iconS / 2, y: y, width: iconS, height: iconS)
         y += iconS + spacing
@@ -187,35 +222,27 @@ public struct ScreenLayout: Equatable {
         y += headH
         idleHint = Rect(x: main.midX - textW / 2, y: y, width: textW, height: hintH)
         y += hintH + (headline || hint ? spacing : 0)
-        buttons = []
-        if n == 0 { return }
-        if rowFits {
-            let bw = min(px(340), (main.width - (n - 1) * gap) / n)
-            var x = main.midX - (n * bw + (n - 1) * gap) / 2
-            for _ in 0..<n {
-                buttons.append(Rect(x: x, y: y, width: bw, height: btnH))
-                x += bw + gap
-            }
-        } else {
-            let bw = min(main.width, px(420))
-            for _ in 0..<n {
-                buttons.append(Rect(x: main.midX - bw / 2, y: y, width: bw, height: btnH))
-                y += btnH + gap
-            }
-        }
+        buttons = buttonRects(n, top: y, in: main)
     }
 
-    private mutating func layoutPairing() {
+    /// The title, the digits as large as fit, then: under a passkey the
+    /// line naming the phone (or a hint); under a transfer's code its two
+    /// buttons, and a hint only if there is one.
+    private mutating func layoutPairing(buttonCount: Int, hasHint: Bool) {
         pairingCard = main
         let inner = main.insetBy(dx: px(24), dy: px(20))
+        let n = max(0, buttonCount)
         let titleH = px(44)
-        let hintH = px(64)
-        let keyH = min(px(170), inner.height - titleH - hintH)
-        let total = titleH + keyH + hintH
+        let hintH = n == 0 || hasHint ? px(64) : 0
+        // The buttons' gap above them, and one under them before a hint.
+        let buttonsH = n > 0 ? px(16) + buttonsHeight(n, width: inner.width) + (hintH > 0 ? px(12) : 0) : 0
+        let keyH = max(0, min(px(170), inner.height - titleH - buttonsH - hintH))
+        let total = titleH + keyH + buttonsH + hintH
         let y = inner.y + max(0, (inner.height - total) / 2)
         pairingTitle = Rect(x: inner.x, y: y, width: inner.width, height: titleH)
         passkey = Rect(x: inner.x, y: pairingTitle.maxY, width: inner.width, height: keyH)
-        pairingHint = Rect(x: inner.x, y: passkey.maxY, width: inner.width, height: hintH)
+        buttons = buttonRects(n, top: passkey.maxY + px(16), in: inner)
+        pairingHint = Rect(x: inner.x, y: passkey.maxY + buttonsH, width: inner.width, height: hintH)
     }
 
     /// The rectangle a region is drawn (and cleared) in.
@@ -239,14 +266,15 @@ public struct ScreenLayout: Equatable {
         }
     }
 
-    /// The action under a touch at `point` (logical coordinates), if any.
+    /// The action under a touch at `point` (logical coordinates), if any:
+    /// only the buttons answer (`ScreenModel.buttonActions`).
     public static func hitTest(_ point: Point, model: ScreenModel, size: Size) -> ScreenAction? {
         let layout = ScreenLayout(model: model, size: size)
-        guard layout.kind == .idle else { return nil }
+        let actions = model.buttonActions
         // Targets are generous: a few pixels around each button still count.
         let slack = layout.px(6)
-        for (i, r) in layout.buttons.enumerated() where i < model.actions.count {
-            if r.insetBy(dx: -slack, dy: -slack).contains(point) { return model.actions[i] }
+        for (i, r) in layout.buttons.enumerated() where i < actions.count {
+            if r.insetBy(dx: -slack, dy: -slack).contains(point) { return actions[i] }
         }
         return nil
     }

@@ -414,7 +414,6 @@ private final class RegionPainter {
         let state = idle.state
         let emblemColor = state.isConnected ? theme.good : theme.accent
         icon("emblem", Icons.phoneLink(), in: layout.idleIcon, color: emblemColor)
-        let labels = idle.actions.map { locale.label($0, for: state) }
         if !layout.idleHeadline.isEmpty {
             text("headline", locale.state(state), in: layout.idleHeadline,
                  TextStyle(size: px(34), weight: .bold, color: theme.text, alignment: .center))
@@ -423,24 +422,30 @@ private final class RegionPainter {
             text("hint", hint, in: layout.idleHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))
         }
-        for (i, r) in layout.buttons.enumerated() where i < idle.actions.count {
-            let action = idle.actions[i]
+        paintButtons(idle.actions, state: state)
+    }
+
+    /// `actions` on the layout's buttons, recorded as button-0, button-1...
+    private func paintButtons(_ actions: [ScreenAction], state: PairingState) {
+        for (i, r) in layout.buttons.enumerated() where i < actions.count {
+            let action = actions[i]
+            let label = locale.label(action, for: state)
             let bg: Color, fg: Color
             switch action {
-            case .discover, .connect, .pairPhone: bg = theme.accent; fg = theme.onAccent
-            case .disconnect: bg = theme.raised; fg = theme.text
+            case .discover, .connect, .pairPhone, .codesMatch: bg = theme.accent; fg = theme.onAccent
+            case .disconnect, .cancelCode: bg = theme.raised; fg = theme.text
             case .unpair: bg = theme.raised; fg = theme.danger
             }
             canvas.fillRoundedRect(r, radius: Float(px(16)), bg)
             let inner = r.insetBy(dx: px(16), dy: 0)
             // A longer label (another language) gets smaller type before it is cut short.
             var size = px(24)
-            let width = fonts.measure(labels[i], size: size, weight: .bold)
+            let width = fonts.measure(label, size: size, weight: .bold)
             if width > inner.width { size = max(px(17), size * inner.width / width) }
-            let res = fonts.draw(labels[i], in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: size, weight: .bold)) / 2
-                                                     - fonts.ascent(size: size, weight: .bold), width: inner.width, height: r.height),
+            let res = fonts.draw(label, in: Rect(x: inner.x, y: r.y + (r.height + fonts.capHeight(size: size, weight: .bold)) / 2
+                                                 - fonts.ascent(size: size, weight: .bold), width: inner.width, height: r.height),
                                  style: TextStyle(size: size, weight: .bold, color: fg, alignment: .center), on: canvas)
-            record("button-\(i)", labels[i], r, r.union(res.ink))
+            record("button-\(i)", label, r, r.union(res.ink))
         }
     }
 
@@ -468,6 +473,8 @@ private final class RegionPainter {
         x += w1 + gap
         let r2 = fonts.draw(second, x: x, baseline: baseline, size: size, weight: .bold, color: theme.text, on: canvas)
         record("passkey", key, box, r1.ink.union(r2.ink))
+        // "Codes match" / "Cancel": their labels name no phone, whatever the state.
+        if pairing.transfer { paintButtons(ScreenAction.codeAnswers, state: .discover) }
         if let hint = pairing.hint {
             text("hint", hint, in: layout.pairingHint,
                  TextStyle(size: px(22), color: theme.warn, alignment: .center, maxLines: 2, lineHeight: 1.25))

@@ -59,9 +59,20 @@ import Testing
         return bytes
     }
 
+    /// The frames the core sent the phone, decoded.
+    func sentFrames(_ rig: CoreRig) throws -> [GhostFrame] {
+        var frames = GhostFrameStream()
+        frames.append(stream(rig))
+        var sent: [GhostFrame] = []
+        while let frame = try frames.next() { sent.append(frame) }
+        return sent
+    }
+
     /// One recorded session on the open channel: what the core sent back
-    /// and what the recorded sender expected.
-    func run(_ session: TransferFixture.Session, _ rig: CoreRig) -> (sent: [UInt8], expected: [UInt8]) {
+    /// and what the recorded sender expected. `answer` is the driver's
+    /// "Codes match" where the recording has it (the console's `confirm`).
+    func run(_ session: TransferFixture.Session, _ rig: CoreRig,
+             answer: (CoreRig) -> Void = { $0.core.command(.confirm, now: $0.now) }) -> (sent: [UInt8], expected: [UInt8]) {
         let start = rig.first.otherFrames.count
         var expected: [UInt8] = []
         for step in session.steps {
@@ -69,7 +80,7 @@ import Testing
             case .sender(let bytes): send(bytes, rig)
             case .receiver(let bytes): expected += bytes
             case .confirm:
-                rig.core.command(.confirm, now: rig.now)
+                answer(rig)
                 rig.settle()
             case .disconnect:
                 rig.phoneSendsL2CAP(channel: 0x0005, [0x06, 0x02, 4, 0, UInt8(Self.ourCID), 0, UInt8(Self.phoneCID), 0])
@@ -149,22 +160,27 @@ import Testing
         #expect(got.last == .ended(reason: "Link lost", byPeer: false, resumable: true))
     }
 
-    @Test func cancelOnTheConsoleAnswersTheCodeWithNo() throws {
+    /// The recorded sender's hello on an open channel: its code waits for the driver.
+    func codeWaiting() throws -> (TransferFixture.Session, CoreRig) {
         let session = try TransferFixture.load().sessions[0]
         let rig = try openChannel(session)
-        guard case .sender(let hello) = session.steps[0] else { Issue.record("no hello"); return }
+        guard case .sender(let hello) = session.steps[0] else { throw RecordingHasNoHello() }
         send(hello, rig)
         #expect(rig.core.ghostDrop.codeShown == session.sas)
+        return (session, rig)
+    }
+
+    struct RecordingHasNoHello: Error {}
+
+    @Test func cancelOnTheConsoleAnswersTheCodeWithNo() throws {
+        let (session, rig) = try codeWaiting()
         _ = rig.takeConsoleLines()
         rig.core.command(ConsoleCommand(line: "cancel"), now: rig.now)
         rig.settle()
         #expect(rig.takeConsoleLines() == ["codes do not match: sent"])
         #expect(reports(rig) == [.code(session.sas), .ended(reason: "Codes did not match", byPeer: false, resumable: false)])
         // helloAck, then verifyAck false, on the channel.
-        var frames = GhostFrameStream()
-        frames.append(stream(rig))
-        var sent: [GhostFrame] = []
-        while let frame = try frames.next() { sent.append(frame) }
+        let sent = try sentFrames(rig)
         #expect(sent.map(\.kind) == [.helloAck, .verifyAck])
         #expect(sent.last == .verifyAck(accepted: false))
         // Nothing waits for an answer any more.

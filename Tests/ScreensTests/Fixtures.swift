@@ -68,6 +68,15 @@ enum Fixtures {
         return model
     }
 
+    /// The code in German by day with a hint: "Codes stimmen überein" is
+    /// the longest label of the two buttons (it gets smaller type).
+    static func transferCodeGerman() -> ScreenModel {
+        var model = ScreenModel(pairing: .connected(server: phone), clock: "18:05", hint: "Das Telefon hat dieses Gerät vergessen: neu koppeln",
+                                theme: .day, locale: ScreenLocale(language: .german))
+        model.transferCode = "082917"
+        return model
+    }
+
     /// An update arriving while the driver follows a route at night: the
     /// band under the music card; the navigation card keeps its size.
     static func transferOverCards() -> ScreenModel {
@@ -168,6 +177,7 @@ enum Fixtures {
         ("cards-german", cardsGerman()),
         ("idle-remembered-german", idleRememberedGerman()),
         ("transfer-code", transferCode()),
+        ("transfer-code-german", transferCodeGerman()),
         ("transfer-cards-night", transferOverCards()),
         ("transfer-idle-day", transferIdle()),
         ("transfer-refused-german", transferRefusedGerman()),

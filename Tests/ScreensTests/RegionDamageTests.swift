@@ -25,6 +25,8 @@ import ScreenValues
         ("a new dropped category", { $0.countDropped(category: 6) }),
         ("passkey digits", { m in if m.passkey != nil { m.passkey = "918273" } }),
         ("passkey shown", { $0.passkey = $0.passkey == nil ? "123456" : nil }),
+        ("transfer code digits", { m in if m.transferCode != nil { m.transferCode = "771204" } }),
+        ("transfer code shown", { $0.transferCode = $0.transferCode == nil ? "305114" : nil }),
         ("hint text", { m in if m.hint != nil { m.hint = "Bluetooth is off on the iPhone" } }),
         ("hint shown", { $0.hint = $0.hint == nil ? "Bluetooth is off on the iPhone" : nil }),
         ("instruction distance", { $0.navigation?.title = "1.2 km" }),

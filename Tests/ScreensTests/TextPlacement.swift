@@ -95,12 +95,15 @@ enum TextPlacement {
                 #expect(elements.contains { $0.name == (m.playing ? "playing" : "paused") })
             }
         case .idle:
-            for (i, action) in model.actions.enumerated() {
-                let b = elements.first { $0.name == "button-\(i)" }
-                #expect(b?.text == model.locale.label(action, for: model.pairing))
-                if let b = b {
-                    #expect(ScreenLayout.hitTest(Point(x: b.box.midX, y: b.box.midY), model: model, size: canvas.size) == action)
-                }
+            break
+        }
+        // The idle screen's buttons, or "Codes match" / "Cancel" under a
+        // transfer's code: each drawn with its label, and a tap on it finds it.
+        for (i, action) in model.buttonActions.enumerated() {
+            let b = elements.first { $0.name == "button-\(i)" }
+            #expect(b?.text == model.locale.label(action, for: model.pairing), "\(label): button \(i)")
+            if let b = b {
+                #expect(ScreenLayout.hitTest(Point(x: b.box.midX, y: b.box.midY), model: model, size: canvas.size) == action)
             }
         }
     }

@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "أدخل مفتاح المرور هذا على iPhone",
         .pairingWith: "جارٍ الاقتران مع %s",
         .compareCode: "تحقق من أن iPhone يعرض هذا الرمز",
+        .codesMatch: "الرمزان متطابقان",
+        .cancel: "إلغاء",
         .transferLeft: "متبقٍ %s",
         .transferReceived: "تم الاستلام",
         .transferInstalling: "جارٍ تثبيت التحديث",

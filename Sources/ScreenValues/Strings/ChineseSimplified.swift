@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "请在 iPhone 上输入此配对码",
         .pairingWith: "正在与 %s 配对",
         .compareCode: "请确认 iPhone 显示相同的代码",
+        .codesMatch: "代码一致",
+        .cancel: "取消",
         .transferLeft: "剩余 %s",
         .transferReceived: "已接收",
         .transferInstalling: "正在安装更新",

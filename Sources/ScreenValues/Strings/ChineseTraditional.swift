@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "請在 iPhone 上輸入此配對碼",
         .pairingWith: "正在與 %s 配對",
         .compareCode: "請確認 iPhone 顯示相同的代碼",
+        .codesMatch: "代碼相符",
+        .cancel: "取消",
         .transferLeft: "剩餘 %s",
         .transferReceived: "已接收",
         .transferInstalling: "正在安裝更新",

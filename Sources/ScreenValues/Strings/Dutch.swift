@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Voer deze code in op de iPhone",
         .pairingWith: "Koppelen met %s",
         .compareCode: "Controleer of de iPhone deze code toont",
+        .codesMatch: "Codes komen overeen",
+        .cancel: "Annuleren",
         .transferLeft: "nog %s",
         .transferReceived: "Ontvangen",
         .transferInstalling: "Update wordt geïnstalleerd",

@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Saisissez ce code sur l'iPhone",
         .pairingWith: "Jumelage avec %s",
         .compareCode: "Vérifiez que l'iPhone affiche ce code",
+        .codesMatch: "Les codes correspondent",
+        .cancel: "Annuler",
         .transferLeft: "encore %s",
         .transferReceived: "Reçu",
         .transferInstalling: "Installation de la mise à jour",

@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Diesen Code auf dem iPhone eingeben",
         .pairingWith: "Kopplung mit %s",
         .compareCode: "Prüfen, ob das iPhone diesen Code zeigt",
+        .codesMatch: "Codes stimmen überein",
+        .cancel: "Abbrechen",
         .transferLeft: "noch %s",
         .transferReceived: "Empfangen",
         .transferInstalling: "Update wird installiert",

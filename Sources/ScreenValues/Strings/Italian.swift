@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Inserisci questo codice sull'iPhone",
         .pairingWith: "Abbinamento con %s",
         .compareCode: "Verifica che l'iPhone mostri questo codice",
+        .codesMatch: "I codici corrispondono",
+        .cancel: "Annulla",
         .transferLeft: "mancano %s",
         .transferReceived: "Ricevuto",
         .transferInstalling: "Installazione dell'aggiornamento",

@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "このパスキーをiPhoneに入力してください",
         .pairingWith: "%sとペアリング中",
         .compareCode: "iPhone に同じコードが表示されているか確認してください",
+        .codesMatch: "コードが一致",
+        .cancel: "キャンセル",
         .transferLeft: "残り %s",
         .transferReceived: "受信しました",
         .transferInstalling: "アップデートをインストール中",

@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "iPhone에 이 암호 키를 입력하세요",
         .pairingWith: "%s와(과) 페어링 중",
         .compareCode: "iPhone에 같은 코드가 표시되는지 확인하세요",
+        .codesMatch: "코드 일치",
+        .cancel: "취소",
         .transferLeft: "%s 남음",
         .transferReceived: "수신 완료",
         .transferInstalling: "업데이트 설치 중",

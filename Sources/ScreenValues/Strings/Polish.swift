@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Wpisz ten kod na iPhonie",
         .pairingWith: "Parowanie z %s",
         .compareCode: "Sprawdź, czy iPhone pokazuje ten kod",
+        .codesMatch: "Kody są zgodne",
+        .cancel: "Anuluj",
         .transferLeft: "pozostało %s",
         .transferReceived: "Odebrano",
         .transferInstalling: "Instalowanie aktualizacji",

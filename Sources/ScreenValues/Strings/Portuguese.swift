@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Digite esta chave no iPhone",
         .pairingWith: "Emparelhando com %s",
         .compareCode: "Verifique se o iPhone mostra este código",
+        .codesMatch: "Os códigos coincidem",
+        .cancel: "Cancelar",
         .transferLeft: "faltam %s",
         .transferReceived: "Recebido",
         .transferInstalling: "Instalando a atualização",

@@ -7,8 +7,9 @@ public enum ScreenTextKey: CaseIterable, Hashable {
     case disconnect, unpair, server
     case noRoute, startRoute, nothingPlaying, unknownTitle
     case enterPasskey, pairingWith
-    /// Over the code of a GhostDrop transfer (the driver compares it).
-    case compareCode
+    /// Over the code of a GhostDrop transfer (the driver compares it), and
+    /// the two buttons under it.
+    case compareCode, codesMatch, cancel
     /// A GhostDrop transfer's band: the time left (%s: "1:05"), and the
     /// outcome shown for a few seconds after (%s: the reason).
     case transferLeft, transferReceived, transferInstalling, transferInstalled, transferRefused, transferCancelled
@@ -40,6 +41,8 @@ public enum ScreenTextKey: CaseIterable, Hashable {
         case .enterPasskey: return "Enter this passkey on the iPhone"
         case .pairingWith: return "Pairing with %s"
         case .compareCode: return "Check that the iPhone shows this code"
+        case .codesMatch: return "Codes match"
+        case .cancel: return "Cancel"
         case .transferLeft: return "%s left"
         case .transferReceived: return "Received"
         case .transferInstalling: return "Installing the update"

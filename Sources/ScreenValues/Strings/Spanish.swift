@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Introduce esta clave en el iPhone",
         .pairingWith: "Vinculando con %s",
         .compareCode: "Comprueba que el iPhone muestra este código",
+        .codesMatch: "Los códigos coinciden",
+        .cancel: "Cancelar",
         .transferLeft: "quedan %s",
         .transferReceived: "Recibido",
         .transferInstalling: "Instalando la actualización",

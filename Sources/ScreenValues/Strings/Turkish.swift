@@ -16,6 +16,8 @@ extension ScreenStrings {
         .enterPasskey: "Bu kodu iPhone'a girin",
         .pairingWith: "%s ile eşleniyor",
         .compareCode: "iPhone'un bu kodu gösterdiğini doğrulayın",
+        .codesMatch: "Kodlar eşleşiyor",
+        .cancel: "İptal",
         .transferLeft: "%s kaldı",
         .transferReceived: "Alındı",
         .transferInstalling: "Güncelleme yükleniyor",
