@@ -192,6 +192,15 @@ public struct Advertiser {
         turnEndsAt = nil
     }
 
+    /// Starts the first payload's turn, when the extra payload has no set of
+    /// its own and the turns are not running yet.
+    private mutating func startTurns(now: Instant) {
+        guard turnEndsAt == nil, takingTurns else { return }
+        turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
+        Log.info("adv", "no advertising set for the extra payload: its advertising data takes turns with the first"
+            + " payload's, \(Advertiser.extraTurnMilliseconds) ms every \(Advertiser.firstTurnMilliseconds + Advertiser.extraTurnMilliseconds) ms")
+    }
+
     public var state: State {
         guard advertisement != nil else { return .off }
         guard securedLinks.isEmpty else { return .pausedByConnection }
@@ -238,9 +247,7 @@ public struct Advertiser {
         if self.advertisement == nil { fastUntil = now.adding(milliseconds: Advertiser.fastPeriodMilliseconds) }
         self.advertisement = advertisement
         // An extra that takes turns on sets already on air: the turns start now.
-        if turnEndsAt == nil, applied.enabledSets > 0, takingTurns {
-            turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
-        }
+        if applied.enabledSets > 0 { startTurns(now: now) }
     }
 
     /// Goes to the slow interval at once (a phone of ours is around).
@@ -413,11 +420,7 @@ public struct Advertiser {
         case .enable(let on):
             applied.enabledSets = on ? payloads.count : 0
             applied.setEndedByConnection = false
-            if on, turnEndsAt == nil, takingTurns {
-                turnEndsAt = now.adding(milliseconds: Advertiser.firstTurnMilliseconds)
-                Log.info("adv", "no advertising set for the extra payload: its advertising data takes turns with the first"
-                    + " payload's, \(Advertiser.extraTurnMilliseconds) ms every \(Advertiser.firstTurnMilliseconds + Advertiser.extraTurnMilliseconds) ms")
-            }
+            if on { startTurns(now: now) }
             if on, let interval = applied.parameters[0]?.interval {
                 Log.info("adv", "advertising every \(interval) as \(identity.map { $0.description } ?? "the public address")"
                     + (payloads.count > 1 ? ", \(payloads.count) payloads on a set each" : ""))
