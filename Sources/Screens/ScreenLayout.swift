@@ -173,20 +173,24 @@ public struct ScreenLayout: Equatable {
 
     /// Whether `n` buttons fit side by side in `width`; else they stack.
     private func buttonRowFits(_ n: Int, width: Int) -> Bool {
-        n == 0 || n * px(210) + (n - 1) * px(16) <= width
+        n == 0 || n * px(210) + (n - 1) * buttonGap <= width
     }
+
+    /// A button's height and the gap between buttons, on every screen that has them.
+    private var buttonHeight: Int { px(76) }
+    private var buttonGap: Int { px(16) }
 
     /// The height `n` buttons take in `width`.
     private func buttonsHeight(_ n: Int, width: Int) -> Int {
         guard n > 0 else { return 0 }
-        return buttonRowFits(n, width: width) ? px(76) : n * px(76) + (n - 1) * px(16)
+        return buttonRowFits(n, width: width) ? buttonHeight : n * buttonHeight + (n - 1) * buttonGap
     }
 
     /// `n` buttons from `top`, centred in `area`: one row if it fits, else
     /// stacked. Big targets: 76 units high, up to 340 wide in a row.
     private func buttonRects(_ n: Int, top: Int, in area: Rect) -> [Rect] {
-        let gap = px(16)
-        let btnH = px(76)
+        let gap = buttonGap
+        let btnH = buttonHeight
         var rects: [Rect] = []
         var y = top
         if buttonRowFits(n, width: area.width) {
