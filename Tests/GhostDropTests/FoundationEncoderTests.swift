@@ -55,6 +55,33 @@ import Testing
         try check(.ack(GhostAck(cumulativeSequence: 9, nackBitmap: 1 << 63)), Payload(ack: Ack(cumulativeSequence: 9, nackBitmap: 1 << 63)))
     }
 
+    /// The other way: what the app sends (JSONEncoder's bytes, members in
+    /// its order, "\/" escapes, uppercase UUIDs) read by our codec.
+    @Test func framesTheAppWritesAreRead() throws {
+        func framed(_ kind: GhostFrameKind, _ payload: Payload) throws -> [UInt8] {
+            let body = Array(try JSONEncoder().encode(payload))
+            let n = UInt32(body.count)
+            return Array("GHST".utf8) + [GhostFrameCodec.version, kind.rawValue,
+                                         UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+        }
+        let key = [UInt8](repeating: 0xFF, count: 65)
+        let hello = try framed(.hello, Payload(hello: Hello(sessionID: Self.session, deviceID: DeviceID(rawValue: Self.device),
+                                                              ephemeralPublicKey: Data(key), nonce: Data(0..<16),
+                                                              capabilities: Capabilities(supportsL2CAP: true, maxChunk: 180,
+                                                                                         maxWindow: 32, protocolVersion: 1))))
+        #expect(try GhostFrameCodec.decode(hello) == .hello(GhostHello(
+            sessionID: GhostUUID("26E067D7-2C95-4F96-9152-6ED1C1BE47F1")!, deviceID: GhostUUID("813FFBB2-DC6B-4A17-9F0A-2F2E67B3F5BC")!,
+            ephemeralPublicKey: key, nonce: Array(0..<16), capabilities: GhostCapabilities(supportsL2CAP: true))))
+        let metadata = try framed(.metadata, Payload(metadata: FileMetadata(
+            transferID: Self.device, filename: "a/b.hubundle", size: 13_533_429, mimeType: "application/octet-stream",
+            sha256: Data(repeating: 0xFB, count: 32), chunkSize: 180)))
+        #expect(try GhostFrameCodec.decode(metadata) == .metadata(GhostFileMetadata(
+            transferID: GhostUUID("813FFBB2-DC6B-4A17-9F0A-2F2E67B3F5BC")!, filename: "a/b.hubundle", size: 13_533_429,
+            mimeType: "application/octet-stream", sha256: Array(repeating: 0xFB, count: 32), chunkSize: 180)))
+        let data = try framed(.data, Payload(dataPayload: DataPayload(sequence: 74_000, payload: Data([0xFF, 0xFE, 0x00]))))
+        #expect(try GhostFrameCodec.decode(data) == .data(sequence: 74_000, payload: [0xFF, 0xFE, 0x00]))
+    }
+
     @Test func advertisementLeavesOutAnAbsentPSM() throws {
         let caps = Capabilities(supportsL2CAP: false, maxChunk: 180, maxWindow: 32, protocolVersion: 1)
         for psm: UInt16? in [nil, 0x0081] {
