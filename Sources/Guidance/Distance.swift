@@ -6,7 +6,7 @@ public struct Distance: Equatable {
     public var unit: DistanceUnit
     /// Rounded to the metre.
     public var metres: Int
-    /// Where it is in the original text (unicode scalars), with the words
+    /// Where it is in the original text (UTF-8 offsets), with the words
     /// that go with it ("In 350 m", "200 m先"), for cutting it out.
     var range: Range<Int>
 
@@ -79,7 +79,7 @@ public struct Distance: Equatable {
                 break
             }
         }
-        d.range = text.scalarRange(s, e)
+        d.range = text.sourceRange(s, e)
         return d
     }
 

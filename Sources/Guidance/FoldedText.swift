@@ -6,40 +6,73 @@
 /// (an ordinal), "1,5" (a decimal) and "1/2" (a fraction) still read as
 /// written.
 ///
-/// Each folded byte remembers the scalar of the original text it came from,
-/// so a match (a distance) can be cut out of the text as the phone wrote it.
+/// Each folded byte remembers where in the original text's UTF-8 the
+/// scalar it came from starts, so a match (a distance) can be cut out of
+/// the text as the phone wrote it. The text is read as UTF-8, one scalar
+/// at a time, with no array of its scalars in between.
 /// No Foundation: the firmware is Embedded Swift.
 struct FoldedText {
     /// UTF-8, starting and ending with a space, no two spaces in a row.
-    private(set) var bytes: [UInt8]
-    /// For every byte of `bytes`, the index in `scalars` it came from (-1
-    /// for the spaces added at both ends).
-    private(set) var origin: [Int]
-    /// The original text.
-    let scalars: [Unicode.Scalar]
+    private(set) var bytes: [UInt8] = []
+    /// For every byte of `bytes`, the offset in `source` of the scalar it
+    /// came from (-1 for the spaces added at both ends).
+    private(set) var origin: [Int32] = []
+    /// The original text's UTF-8, up to `maximumScalars` scalars.
+    private(set) var source: [UInt8] = []
 
     /// Texts longer than this are cut: an instruction is a line or two, and
     /// the cap bounds the work on any input.
     static let maximumScalars = 1024
 
+    init() {}
+
     init(_ text: String) {
-        var s: [Unicode.Scalar] = []
-        s.reserveCapacity(min(text.utf8.count, FoldedText.maximumScalars))
-        for u in text.unicodeScalars {
-            if s.count == FoldedText.maximumScalars { break }
-            s.append(u)
+        fold(text)
+    }
+
+    /// Folds `text` into this value's arrays, which keep their storage from
+    /// text to text: a reader that folds each new title in the same value
+    /// allocates nothing for it (three arrays made and freed a text before).
+    mutating func fold(_ text: String) {
+        bytes.removeAll(keepingCapacity: true)
+        origin.removeAll(keepingCapacity: true)
+        source.removeAll(keepingCapacity: true)
+        var text = text
+        text.withUTF8 { u in
+            // Folding never makes a scalar longer: at most the text and the two spaces.
+            let room = min(u.count, 4 * FoldedText.maximumScalars) + 2
+            bytes.reserveCapacity(room)
+            origin.reserveCapacity(room)
+            bytes.append(0x20)
+            origin.append(-1)
+            var i = 0, scalars = 0
+            while i < u.count && scalars < FoldedText.maximumScalars {
+                let (v, n) = FoldedText.scalar(u, at: i)
+                append(FoldedText.fold(v), from: i)
+                i += n
+                scalars += 1
+            }
+            source.append(contentsOf: UnsafeBufferPointer(rebasing: u[..<i]))
         }
-        scalars = s
-        // Made with their room: a literal and then more room was two
-        // allocations each, on every text read.
-        bytes = []
-        bytes.reserveCapacity(s.count * 2 + 2)
-        bytes.append(0x20)
-        origin = []
-        origin.reserveCapacity(s.count * 2 + 2)
-        origin.append(-1)
-        for (i, u) in s.enumerated() { append(FoldedText.fold(u), from: i) }
         if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
+    }
+
+    /// The scalar value that starts at `i` of valid UTF-8 (a String's), and
+    /// its length in bytes.
+    @inline(__always)
+    static func scalar(_ u: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = u[i]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let n = length(lead)
+        var v = UInt32(lead) & (0x7F >> n)
+        for k in 1..<n { v = v << 6 | UInt32(u[i + k] & 0x3F) }
+        return (v, n)
+    }
+
+    /// The length of the UTF-8 sequence that starts with `lead`.
+    @inline(__always)
+    static func length(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 
     private mutating func append(_ folded: Folded, from index: Int) {
@@ -49,10 +82,10 @@ struct FoldedText {
         case .space:
             if bytes.last == 0x20 { return }
             bytes.append(0x20)
-            origin.append(index)
+            origin.append(Int32(index))
         case .scalar(let v):
             FoldedText.encode(v, into: &bytes)
-            while origin.count < bytes.count { origin.append(index) }
+            while origin.count < bytes.count { origin.append(Int32(index)) }
         }
     }
 
@@ -76,21 +109,6 @@ struct FoldedText {
         }
     }
 
-    /// The original text from scalar `from` up to, not including, `to`.
-    func original(_ from: Int, _ to: Int) -> String {
-        from < to ? FoldedText.string(scalars[from..<to]) : ""
-    }
-
-    /// A String of these scalars, built from their UTF-8: appending them to
-    /// a String's scalar view runs the standard library's generic append,
-    /// one scalar at a time, several times the cost.
-    static func string<C: Collection>(_ scalars: C) -> String where C.Element == Unicode.Scalar {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(scalars.count)
-        for u in scalars { encode(u.value, into: &utf8) }
-        return String(decoding: utf8, as: UTF8.self)
-    }
-
     // MARK: - Folding one scalar
 
     enum Folded: Equatable {
@@ -108,7 +126,11 @@ struct FoldedText {
                                                  + "lllnnnnnnnnnoooo" + "oooorrrrrrssssss" + "ssttttttuuuuuuuu" + "uuuuwwyyyzzzzzzs").utf8)
 
     static func fold(_ u: Unicode.Scalar) -> Folded {
-        let v = u.value
+        fold(u.value)
+    }
+
+    /// `fold` of a scalar's value (a valid one).
+    static func fold(_ v: UInt32) -> Folded {
         // Most instruction text is ASCII letters and blanks.
         if v >= 0x61 && v <= 0x7A { return .scalar(v) }
         if v == 0x20 { return .space }
@@ -175,12 +197,14 @@ extension UInt8 {
 }
 
 extension FoldedText {
-    /// The scalars of the original text that the folded bytes `from..<to` came from.
-    func scalarRange(_ from: Int, _ to: Int) -> Range<Int> {
-        var lo = scalars.count, hi = 0
+    /// Where in `source` the scalars that the folded bytes `from..<to`
+    /// came from lie (UTF-8 offsets, whole scalars).
+    func sourceRange(_ from: Int, _ to: Int) -> Range<Int> {
+        var lo = source.count, hi = 0
         for k in from..<min(to, origin.count) where origin[k] >= 0 {
-            lo = min(lo, origin[k])
-            hi = max(hi, origin[k] + 1)
+            let o = Int(origin[k])
+            lo = min(lo, o)
+            hi = max(hi, o + FoldedText.length(source[o]))
         }
         return lo < hi ? lo..<hi : 0..<0
     }

@@ -51,7 +51,18 @@ final class PhraseIndex {
 
     /// Where each meaning is first found in `text` (folded), `Int.max` where not.
     func sightings(_ text: [UInt8]) -> [Int] {
-        var first = [Int](repeating: Int.max, count: Meaning.count)
+        var first: [Int] = []
+        sightings(text, into: &first)
+        return first
+    }
+
+    /// `sightings(_:)` into `first`, whose storage is kept (a reader reuses it).
+    func sightings(_ text: [UInt8], into first: inout [Int]) {
+        if first.count == Meaning.count {
+            first.withUnsafeMutableBufferPointer { $0.update(repeating: Int.max) }
+        } else {
+            first = [Int](repeating: Int.max, count: Meaning.count)
+        }
         text.withUnsafeBufferPointer { t in
             bytes.withUnsafeBufferPointer { pb in
                 phraseStarts.withUnsafeBufferPointer { ps in
@@ -63,7 +74,6 @@ final class PhraseIndex {
                 }
             }
         }
-        return first
     }
 
     private func scan(_ t: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>, _ ps: UnsafeBufferPointer<Int32>,
