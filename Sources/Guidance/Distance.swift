@@ -33,7 +33,10 @@ public struct Distance: Equatable {
     /// one ("km 12"). A number stuck to letters before it ("A9", "I-280"
     /// counts, the hyphen is a blank) is a road, not a distance.
     static func find(in text: FoldedText) -> Distance? {
-        let b = text.bytes
+        text.withBytes { find(in: text, $0) }
+    }
+
+    private static func find(in text: FoldedText, _ b: UnsafeBufferPointer<UInt8>) -> Distance? {
         var i = 0
         var fallback: Distance?
         while i < b.count {
@@ -45,18 +48,18 @@ public struct Distance: Equatable {
                 continue
             }
             if let (unit, end) = unitAfter(b, at: number.end) {
-                return make(text, number, unit, start: i, end: end)
+                return make(text, b, number, unit, start: i, end: end)
             }
             if fallback == nil, let (unit, start) = unitBefore(b, at: i), number.end >= b.count || !b[number.end].isWordByte {
-                fallback = make(text, number, unit, start: start, end: number.end)
+                fallback = make(text, b, number, unit, start: start, end: number.end)
             }
             i = number.end
         }
         return fallback
     }
 
-    private static func make(_ text: FoldedText, _ number: Number, _ unit: DistanceUnit, start: Int, end: Int) -> Distance {
-        let b = text.bytes
+    private static func make(_ text: FoldedText, _ b: UnsafeBufferPointer<UInt8>, _ number: Number, _ unit: DistanceUnit,
+                             start: Int, end: Int) -> Distance {
         var d = Distance(value: number.text, unit: unit, metres: Int(number.value * unit.metres + 0.5))
         // Widen over "in", "dans", "بعد" before and "先", "后", "sonra" after.
         var s = start, e = end
@@ -83,7 +86,7 @@ public struct Distance: Equatable {
         return d
     }
 
-    private static func unitAfter(_ b: [UInt8], at j: Int) -> (DistanceUnit, Int)? {
+    private static func unitAfter(_ b: UnsafeBufferPointer<UInt8>, at j: Int) -> (DistanceUnit, Int)? {
         var k = j
         if k < b.count && b[k] == 0x20 { k += 1 }
         guard k < b.count else { return nil }
@@ -103,7 +106,7 @@ public struct Distance: Equatable {
         return nil
     }
 
-    private static func unitBefore(_ b: [UInt8], at i: Int) -> (DistanceUnit, Int)? {
+    private static func unitBefore(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (DistanceUnit, Int)? {
         var k = i
         if k > 0 && b[k - 1] == 0x20 { k -= 1 }
         for w in UnitWord.all where !w.runsOn {
@@ -116,14 +119,14 @@ public struct Distance: Equatable {
     }
 
     /// `word` is at `at` of `b` (which has room for it).
-    private static func same(_ b: [UInt8], _ at: Int, _ word: [UInt8]) -> Bool {
+    private static func same(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: [UInt8]) -> Bool {
         for k in 0..<word.count where b[at + k] != word[k] { return false }
         return true
     }
 
     /// The byte at `i` ends a word: a blank, punctuation, or another script.
     /// Letters of the unit's own alphabet (ASCII, Cyrillic, Arabic) go on.
-    private static func isWordEnd(_ b: [UInt8], _ i: Int) -> Bool {
+    private static func isWordEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         let c = b[i]
         if c.isWordByte { return false }
         // Continuation bytes and lead bytes of two-byte letters (Latin
@@ -140,7 +143,7 @@ struct Number {
     var value: Double
     var end: Int
 
-    init?(_ b: [UInt8], at i: Int) {
+    init?(_ b: UnsafeBufferPointer<UInt8>, at i: Int) {
         var j = i
         var whole = 0.0, digits = 0
         while j < b.count && b[j].isDigit {
@@ -159,7 +162,7 @@ struct Number {
             }
             if k < b.count && b[k].isDigit || denominator == 0 { return nil }
             self.value = whole / denominator
-            text = String(decoding: b[i..<k], as: UTF8.self)
+            text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<k]), as: UTF8.self)
             end = k
             return
         }
@@ -167,7 +170,7 @@ struct Number {
         if let f = Number.vulgarFraction(b, at: j) {
             self.value = whole + f
             end = j + 2
-            text = String(decoding: b[i..<end], as: UTF8.self)
+            text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<end]), as: UTF8.self)
             return
         }
         guard digits > 0 else { return nil }
@@ -190,12 +193,12 @@ struct Number {
             j = k
         }
         self.value = value
-        text = String(decoding: b[i..<j], as: UTF8.self)
+        text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<j]), as: UTF8.self)
         end = j
     }
 
     /// ¼, ½ or ¾ (two UTF-8 bytes) at `i`.
-    static func vulgarFraction(_ b: [UInt8], at i: Int) -> Double? {
+    static func vulgarFraction(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Double? {
         guard i + 1 < b.count, b[i] == 0xC2 else { return nil }
         switch b[i + 1] {
         case 0xBC: return 0.25

@@ -12,13 +12,21 @@
 /// at a time, with no array of its scalars in between.
 /// No Foundation: the firmware is Embedded Swift.
 struct FoldedText {
-    /// UTF-8, starting and ending with a space, no two spaces in a row.
-    private(set) var bytes: [UInt8] = []
-    /// For every byte of `bytes`, the offset in `source` of the scalar it
+    /// The folded bytes are `storage[..<count]`: UTF-8, starting and
+    /// ending with a space, no two spaces in a row. The arrays are kept at
+    /// the size of the longest text folded so far and written through
+    /// pointers: appending each byte checked each array's uniqueness and
+    /// capacity, some 150 instructions a scalar.
+    private var storage: [UInt8] = []
+    /// For every folded byte, the UTF-8 offset in `text` of the scalar it
     /// came from (-1 for the spaces added at both ends).
-    private(set) var origin: [Int32] = []
-    /// The original text's UTF-8, up to `maximumScalars` scalars.
-    private(set) var source: [UInt8] = []
+    private var origins: [Int32] = []
+    /// The number of folded bytes.
+    private(set) var count = 0
+    /// The original text; its first `sourceCount` UTF-8 bytes (up to
+    /// `maximumScalars` scalars) were read.
+    private(set) var text = ""
+    private(set) var sourceCount = 0
 
     /// Texts longer than this are cut: an instruction is a line or two, and
     /// the cap bounds the work on any input.
@@ -30,31 +38,75 @@ struct FoldedText {
         fold(text)
     }
 
+    /// The folded bytes, as an array of their own.
+    var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// The folded bytes where they lie.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The UTF-8 of the text read (the capped original).
+    func withSource<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var t = text
+        let n = sourceCount
+        return t.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[..<n])) }
+    }
+
     /// Folds `text` into this value's arrays, which keep their storage from
     /// text to text: a reader that folds each new title in the same value
     /// allocates nothing for it (three arrays made and freed a text before).
     mutating func fold(_ text: String) {
-        bytes.removeAll(keepingCapacity: true)
-        origin.removeAll(keepingCapacity: true)
-        source.removeAll(keepingCapacity: true)
-        var text = text
-        text.withUTF8 { u in
-            // Folding never makes a scalar longer: at most the text and the two spaces.
+        self.text = text
+        var t = text
+        let (n, read) = t.withUTF8 { u in
+            // Folding never makes a scalar longer: the text and the two spaces fit.
             let room = min(u.count, 4 * FoldedText.maximumScalars) + 2
-            bytes.reserveCapacity(room)
-            origin.reserveCapacity(room)
-            bytes.append(0x20)
-            origin.append(-1)
-            var i = 0, scalars = 0
-            while i < u.count && scalars < FoldedText.maximumScalars {
-                let (v, n) = FoldedText.scalar(u, at: i)
-                append(FoldedText.fold(v), from: i)
-                i += n
-                scalars += 1
+            if storage.count < room {
+                storage = [UInt8](repeating: 0, count: room)
+                origins = [Int32](repeating: 0, count: room)
             }
-            source.append(contentsOf: UnsafeBufferPointer(rebasing: u[..<i]))
+            return storage.withUnsafeMutableBufferPointer { b in
+                origins.withUnsafeMutableBufferPointer { o in FoldedText.fold(u, into: b, origins: o) }
+            }
         }
-        if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
+        count = n
+        sourceCount = read
+    }
+
+    /// Folds the UTF-8 `u` into `b`, with each byte's origin in `o` (both
+    /// with room for `u` and two spaces): the number of folded bytes and
+    /// of `u`'s bytes read.
+    private static func fold(_ u: UnsafeBufferPointer<UInt8>, into b: UnsafeMutableBufferPointer<UInt8>,
+                             origins o: UnsafeMutableBufferPointer<Int32>) -> (Int, Int) {
+        b[0] = 0x20
+        o[0] = -1
+        var n = 1, i = 0, scalars = 0
+        while i < u.count && scalars < maximumScalars {
+            let (v, length) = scalar(u, at: i)
+            switch fold(v) {
+            case .drop:
+                break
+            case .space:
+                if b[n - 1] != 0x20 {
+                    b[n] = 0x20
+                    o[n] = Int32(i)
+                    n += 1
+                }
+            case .scalar(let f):
+                let m = encode(f, to: b.baseAddress! + n)
+                for k in n..<(n + m) { o[k] = Int32(i) }
+                n += m
+            }
+            i += length
+            scalars += 1
+        }
+        if b[n - 1] != 0x20 {
+            b[n] = 0x20
+            o[n] = -1
+            n += 1
+        }
+        return (n, i)
     }
 
     /// The scalar value that starts at `i` of valid UTF-8 (a String's), and
@@ -75,37 +127,29 @@ struct FoldedText {
         lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
     }
 
-    private mutating func append(_ folded: Folded, from index: Int) {
-        switch folded {
-        case .drop:
-            return
-        case .space:
-            if bytes.last == 0x20 { return }
-            bytes.append(0x20)
-            origin.append(Int32(index))
-        case .scalar(let v):
-            FoldedText.encode(v, into: &bytes)
-            while origin.count < bytes.count { origin.append(Int32(index)) }
-        }
-    }
-
-    /// UTF-8 of one scalar value (a valid scalar: `fold` only returns those).
-    static func encode(_ v: UInt32, into bytes: inout [UInt8]) {
+    /// UTF-8 of one scalar value (a valid scalar: `fold` only returns
+    /// those) at `p`: the number of bytes.
+    @inline(__always)
+    static func encode(_ v: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
         switch v {
         case 0..<0x80:
-            bytes.append(UInt8(v))
+            p[0] = UInt8(v)
+            return 1
         case 0x80..<0x800:
-            bytes.append(0xC0 | UInt8(v >> 6))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xC0 | UInt8(v >> 6)
+            p[1] = 0x80 | UInt8(v & 0x3F)
+            return 2
         case 0x800..<0x10000:
-            bytes.append(0xE0 | UInt8(v >> 12))
-            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xE0 | UInt8(v >> 12)
+            p[1] = 0x80 | UInt8((v >> 6) & 0x3F)
+            p[2] = 0x80 | UInt8(v & 0x3F)
+            return 3
         default:
-            bytes.append(0xF0 | UInt8(v >> 18))
-            bytes.append(0x80 | UInt8((v >> 12) & 0x3F))
-            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xF0 | UInt8(v >> 18)
+            p[1] = 0x80 | UInt8((v >> 12) & 0x3F)
+            p[2] = 0x80 | UInt8((v >> 6) & 0x3F)
+            p[3] = 0x80 | UInt8(v & 0x3F)
+            return 4
         }
     }
 
@@ -197,15 +241,17 @@ extension UInt8 {
 }
 
 extension FoldedText {
-    /// Where in `source` the scalars that the folded bytes `from..<to`
-    /// came from lie (UTF-8 offsets, whole scalars).
+    /// Where in `text`'s UTF-8 the scalars that the folded bytes
+    /// `from..<to` came from lie (whole scalars).
     func sourceRange(_ from: Int, _ to: Int) -> Range<Int> {
-        var lo = source.count, hi = 0
-        for k in from..<min(to, origin.count) where origin[k] >= 0 {
-            let o = Int(origin[k])
-            lo = min(lo, o)
-            hi = max(hi, o + FoldedText.length(source[o]))
+        withSource { source in
+            var lo = source.count, hi = 0
+            for k in from..<min(to, count) where origins[k] >= 0 {
+                let o = Int(origins[k])
+                lo = min(lo, o)
+                hi = max(hi, o + FoldedText.length(source[o]))
+            }
+            return lo < hi ? lo..<hi : 0..<0
         }
-        return lo < hi ? lo..<hi : 0..<0
     }
 }

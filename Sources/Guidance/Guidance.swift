@@ -40,14 +40,14 @@ public struct Guidance: Equatable {
         }
     }
 
-    /// The text without `range` (UTF-8 offsets in `text.source`), the
+    /// The text without `range` (UTF-8 offsets in `text.text`), the
     /// seam tidied, built in `out` (storage kept from text to text).
     static func cut(_ range: Range<Int>, from text: FoldedText, in out: inout [UInt8]) -> String {
         // Tidied as it is read, around the range: no joined copy first.
         out.removeAll(keepingCapacity: true)
-        out.reserveCapacity(text.source.count + 1)
+        out.reserveCapacity(text.sourceCount + 1)
         var lastSpace = false
-        text.source.withUnsafeBufferPointer { s in
+        text.withSource { s in
             tidy(s, 0..<range.lowerBound, to: &out, lastSpace: &lastSpace)
             tidyAppend(0x20, s, at: 0, count: 0, to: &out, lastSpace: &lastSpace)
             tidy(s, range.upperBound..<s.count, to: &out, lastSpace: &lastSpace)
@@ -131,9 +131,9 @@ struct TextReading {
         self.text = text
         storage.folded.fold(text)
         let p = CompiledPhrases.shared
-        p.index.sightings(storage.folded.bytes, into: &storage.seen)
+        storage.folded.withBytes { p.index.sightings($0, into: &storage.seen) }
         reading = ManeuverClassifier.classify(storage.folded, storage.seen)
-        exit = reading.roundaboutExit ?? ManeuverClassifier.exitNumber(storage.folded.bytes, storage.seen, p)
+        exit = reading.roundaboutExit ?? storage.folded.withBytes { ManeuverClassifier.exitNumber($0, storage.seen, p) }
         distance = Distance.find(in: storage.folded)
         if let d = distance {
             withoutDistance = Guidance.cut(d.range, from: storage.folded, in: &storage.cut)

@@ -50,26 +50,24 @@ final class PhraseIndex {
     static func bucket(_ a: UInt8, _ b: UInt8) -> Int { (Int(a) &* 31 &+ Int(b)) & (buckets - 1) }
 
     /// Where each meaning is first found in `text` (folded), `Int.max` where not.
-    func sightings(_ text: [UInt8]) -> [Int] {
+    func sightings(_ text: UnsafeBufferPointer<UInt8>) -> [Int] {
         var first: [Int] = []
         sightings(text, into: &first)
         return first
     }
 
     /// `sightings(_:)` into `first`, whose storage is kept (a reader reuses it).
-    func sightings(_ text: [UInt8], into first: inout [Int]) {
+    func sightings(_ t: UnsafeBufferPointer<UInt8>, into first: inout [Int]) {
         if first.count == Meaning.count {
             first.withUnsafeMutableBufferPointer { $0.update(repeating: Int.max) }
         } else {
             first = [Int](repeating: Int.max, count: Meaning.count)
         }
-        text.withUnsafeBufferPointer { t in
-            bytes.withUnsafeBufferPointer { pb in
-                phraseStarts.withUnsafeBufferPointer { ps in
-                    items.withUnsafeBufferPointer { it in
-                        bucketStarts.withUnsafeBufferPointer { bs in
-                            scan(t, pb, ps, it, bs, &first)
-                        }
+        bytes.withUnsafeBufferPointer { pb in
+            phraseStarts.withUnsafeBufferPointer { ps in
+                items.withUnsafeBufferPointer { it in
+                    bucketStarts.withUnsafeBufferPointer { bs in
+                        scan(t, pb, ps, it, bs, &first)
                     }
                 }
             }
