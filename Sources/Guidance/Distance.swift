@@ -72,15 +72,13 @@ public struct Distance: Equatable {
                 break
             }
         }
-        for w in p.distanceAfter {
-            let n = w.bytes.count
-            var at = e
-            if at < b.count && b[at] == 0x20 { at += 1 }
-            if at + n <= b.count && same(b, at, w.bytes)
-                && (at + n == b.count || !b[at + n].isWordByte || !w.wholeEnd) {
-                e = at + n
-                break
-            }
+        var at = e
+        if at < b.count && b[at] == 0x20 { at += 1 }
+        let after = p.distanceAfter
+        if let id = p.distanceAfterIndex.first(at: at, of: b, where: { id, end in
+            end == b.count || !b[end].isWordByte || !after[id].wholeEnd
+        }) {
+            e = at + after[id].bytes.count
         }
         d.range = text.sourceRange(s, e)
         return d
@@ -90,20 +88,14 @@ public struct Distance: Equatable {
         var k = j
         if k < b.count && b[k] == 0x20 { k += 1 }
         guard k < b.count else { return nil }
-        // Words are tried longest first, so "m" comes late: the first byte
-        // rules most of them out before a comparison.
-        let first = b[k]
-        // The first bytes are tested in a flat array of their own: walking
-        // the words themselves retained and released each word's bytes.
-        let all = UnitWord.all, firsts = UnitWord.firstBytes
-        for i in firsts.indices where firsts[i] == first {
-            let w = all[i]
-            let n = w.bytes.count
-            guard k + n <= b.count, same(b, k, w.bytes) else { continue }
-            if !w.runsOn && k + n < b.count && !isWordEnd(b, k + n) { continue }
-            return (w.unit, k + n)
+        // Only the words that start with the byte found are tried, longest
+        // first, where they lie in one flat array.
+        let all = UnitWord.all
+        let found = UnitWord.byFirst.first(at: k, of: b) { id, end in
+            all[id].runsOn || end >= b.count || isWordEnd(b, end)
         }
-        return nil
+        guard let id = found else { return nil }
+        return (all[id].unit, k + all[id].bytes.count)
     }
 
     private static func unitBefore(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (DistanceUnit, Int)? {

@@ -127,6 +127,9 @@ final class CompiledPhrases {
 
     let index: PhraseIndex
     let exit, ordinalSuffixes, ordinalPrefixes, distanceBefore, distanceAfter: [Phrase]
+    /// `distanceAfter` by first byte: the first in the list that follows a
+    /// distance is the one found first here.
+    let distanceAfterIndex: FirstByteIndex
 
     init(_ tables: [PhraseTable]) {
         func pool(_ get: (PhraseTable) -> [String]) -> [Phrase] {
@@ -139,6 +142,7 @@ final class CompiledPhrases {
         ordinalPrefixes = pool { $0.ordinalPrefixes }
         distanceBefore = pool { $0.distanceBefore }
         distanceAfter = pool { $0.distanceAfter }
+        distanceAfterIndex = FirstByteIndex(distanceAfter.map { $0.bytes })
         var entries: [(Phrase, Int)] = []
         func add(_ meaning: Meaning, _ get: (PhraseTable) -> [String]) {
             for t in tables { for s in get(t) { entries.append((Phrase(s), meaning.rawValue)) } }
