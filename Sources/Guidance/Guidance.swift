@@ -160,23 +160,22 @@ struct ReadingStorage {
 /// before: the reader keeps the last reading of each and reads only what
 /// changed. The result is always `Guidance(title:message:)`'s.
 public struct GuidanceReader {
-    private var lastTitle: TextReading?
-    private var lastMessage: TextReading?
+    /// The readings of the last title and message, read where they lie:
+    /// copying a reading out to return it and in to remember it retained
+    /// and released each of its strings twice. Both start as the reading of
+    /// no text, which is what a first empty text reads as.
+    private var lastTitle: TextReading
+    private var lastMessage: TextReading
     private var storage = ReadingStorage()
 
-    public init() {}
-
-    public mutating func read(title: String, message: String) -> Guidance {
-        let t = GuidanceReader.reading(title, remembered: &lastTitle, in: &storage)
-        let m = GuidanceReader.reading(message, remembered: &lastMessage, in: &storage)
-        return Guidance(title: t, message: m)
+    public init() {
+        lastTitle = TextReading("", in: &storage)
+        lastMessage = lastTitle
     }
 
-    private static func reading(_ text: String, remembered: inout TextReading?,
-                                in storage: inout ReadingStorage) -> TextReading {
-        if let r = remembered, r.text == text { return r }
-        let r = TextReading(text, in: &storage)
-        remembered = r
-        return r
+    public mutating func read(title: String, message: String) -> Guidance {
+        if lastTitle.text != title { lastTitle = TextReading(title, in: &storage) }
+        if lastMessage.text != message { lastMessage = TextReading(message, in: &storage) }
+        return Guidance(title: lastTitle, message: lastMessage)
     }
 }
