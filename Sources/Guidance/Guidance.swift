@@ -29,14 +29,19 @@ public struct Guidance: Equatable {
         }
         maneuver = reading.maneuver
         roundaboutExit = reading.roundaboutExit
-        title = t.text
-        message = m.text
+        // Each text assigned once.
         if let d = t.distance {
             distance = d
             title = t.withoutDistance
+            message = m.text
         } else if let d = m.distance {
             distance = d
+            title = t.text
             message = m.withoutDistance
+        } else {
+            distance = nil
+            title = t.text
+            message = m.text
         }
     }
 
