@@ -63,19 +63,29 @@ final class PhraseIndex {
         } else {
             first = [Int](repeating: Int.max, count: Meaning.count)
         }
-        bytes.withUnsafeBufferPointer { pb in
-            phraseStarts.withUnsafeBufferPointer { ps in
-                items.withUnsafeBufferPointer { it in
-                    bucketStarts.withUnsafeBufferPointer { bs in
-                        scan(t, pb, ps, it, bs, &first)
+        // Everything the scan reads and writes, where it lies: indexing
+        // the arrays checked their bounds, and `first` its uniqueness.
+        first.withUnsafeMutableBufferPointer { first in
+            meanings.withUnsafeBufferPointer { meanings in
+                flags.withUnsafeBufferPointer { flags in
+                    bytes.withUnsafeBufferPointer { pb in
+                        phraseStarts.withUnsafeBufferPointer { ps in
+                            items.withUnsafeBufferPointer { it in
+                                bucketStarts.withUnsafeBufferPointer { bs in
+                                    PhraseIndex.scan(t, pb, ps, it, bs, meanings, flags, first)
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    private func scan(_ t: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>, _ ps: UnsafeBufferPointer<Int32>,
-                      _ it: UnsafeBufferPointer<Int32>, _ bs: UnsafeBufferPointer<Int32>, _ first: inout [Int]) {
+    private static func scan(_ t: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>,
+                             _ ps: UnsafeBufferPointer<Int32>, _ it: UnsafeBufferPointer<Int32>,
+                             _ bs: UnsafeBufferPointer<Int32>, _ meanings: UnsafeBufferPointer<Int32>,
+                             _ flags: UnsafeBufferPointer<UInt8>, _ first: UnsafeMutableBufferPointer<Int>) {
         let count = t.count
         var i = 0
         while i + 1 < count {
