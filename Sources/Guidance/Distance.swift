@@ -6,7 +6,7 @@ public struct Distance: Equatable {
     public var unit: DistanceUnit
     /// Rounded to the metre.
     public var metres: Int
-    /// Where it is in the original text (unicode scalars), with the words
+    /// Where it is in the original text (UTF-8 offsets), with the words
     /// that go with it ("In 350 m", "200 m先"), for cutting it out.
     var range: Range<Int>
 
@@ -33,7 +33,10 @@ public struct Distance: Equatable {
     /// one ("km 12"). A number stuck to letters before it ("A9", "I-280"
     /// counts, the hyphen is a blank) is a road, not a distance.
     static func find(in text: FoldedText) -> Distance? {
-        let b = text.bytes
+        text.withBytes { find(in: text, $0) }
+    }
+
+    private static func find(in text: FoldedText, _ b: UnsafeBufferPointer<UInt8>) -> Distance? {
         var i = 0
         var fallback: Distance?
         while i < b.count {
@@ -45,18 +48,18 @@ public struct Distance: Equatable {
                 continue
             }
             if let (unit, end) = unitAfter(b, at: number.end) {
-                return make(text, number, unit, start: i, end: end)
+                return make(text, b, number, unit, start: i, end: end)
             }
             if fallback == nil, let (unit, start) = unitBefore(b, at: i), number.end >= b.count || !b[number.end].isWordByte {
-                fallback = make(text, number, unit, start: start, end: number.end)
+                fallback = make(text, b, number, unit, start: start, end: number.end)
             }
             i = number.end
         }
         return fallback
     }
 
-    private static func make(_ text: FoldedText, _ number: Number, _ unit: DistanceUnit, start: Int, end: Int) -> Distance {
-        let b = text.bytes
+    private static func make(_ text: FoldedText, _ b: UnsafeBufferPointer<UInt8>, _ number: Number, _ unit: DistanceUnit,
+                             start: Int, end: Int) -> Distance {
         var d = Distance(value: number.text, unit: unit, metres: Int(number.value * unit.metres + 0.5))
         // Widen over "in", "dans", "بعد" before and "先", "后", "sonra" after.
         var s = start, e = end
@@ -69,41 +72,33 @@ public struct Distance: Equatable {
                 break
             }
         }
-        for w in p.distanceAfter {
-            let n = w.bytes.count
-            var at = e
-            if at < b.count && b[at] == 0x20 { at += 1 }
-            if at + n <= b.count && same(b, at, w.bytes)
-                && (at + n == b.count || !b[at + n].isWordByte || !w.wholeEnd) {
-                e = at + n
-                break
-            }
+        var at = e
+        if at < b.count && b[at] == 0x20 { at += 1 }
+        let after = p.distanceAfter
+        if let id = p.distanceAfterIndex.first(at: at, of: b, where: { id, end in
+            end == b.count || !b[end].isWordByte || !after[id].wholeEnd
+        }) {
+            e = at + after[id].bytes.count
         }
-        d.range = text.scalarRange(s, e)
+        d.range = text.sourceRange(s, e)
         return d
     }
 
-    private static func unitAfter(_ b: [UInt8], at j: Int) -> (DistanceUnit, Int)? {
+    private static func unitAfter(_ b: UnsafeBufferPointer<UInt8>, at j: Int) -> (DistanceUnit, Int)? {
         var k = j
         if k < b.count && b[k] == 0x20 { k += 1 }
         guard k < b.count else { return nil }
-        // Words are tried longest first, so "m" comes late: the first byte
-        // rules most of them out before a comparison.
-        let first = b[k]
-        // The first bytes are tested in a flat array of their own: walking
-        // the words themselves retained and released each word's bytes.
-        let all = UnitWord.all, firsts = UnitWord.firstBytes
-        for i in firsts.indices where firsts[i] == first {
-            let w = all[i]
-            let n = w.bytes.count
-            guard k + n <= b.count, same(b, k, w.bytes) else { continue }
-            if !w.runsOn && k + n < b.count && !isWordEnd(b, k + n) { continue }
-            return (w.unit, k + n)
+        // Only the words that start with the byte found are tried, longest
+        // first, where they lie in one flat array.
+        let all = UnitWord.all
+        let found = UnitWord.byFirst.first(at: k, of: b) { id, end in
+            all[id].runsOn || end >= b.count || isWordEnd(b, end)
         }
-        return nil
+        guard let id = found else { return nil }
+        return (all[id].unit, k + all[id].bytes.count)
     }
 
-    private static func unitBefore(_ b: [UInt8], at i: Int) -> (DistanceUnit, Int)? {
+    private static func unitBefore(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (DistanceUnit, Int)? {
         var k = i
         if k > 0 && b[k - 1] == 0x20 { k -= 1 }
         for w in UnitWord.all where !w.runsOn {
@@ -116,14 +111,14 @@ public struct Distance: Equatable {
     }
 
     /// `word` is at `at` of `b` (which has room for it).
-    private static func same(_ b: [UInt8], _ at: Int, _ word: [UInt8]) -> Bool {
+    private static func same(_ b: UnsafeBufferPointer<UInt8>, _ at: Int, _ word: [UInt8]) -> Bool {
         for k in 0..<word.count where b[at + k] != word[k] { return false }
         return true
     }
 
     /// The byte at `i` ends a word: a blank, punctuation, or another script.
     /// Letters of the unit's own alphabet (ASCII, Cyrillic, Arabic) go on.
-    private static func isWordEnd(_ b: [UInt8], _ i: Int) -> Bool {
+    private static func isWordEnd(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
         let c = b[i]
         if c.isWordByte { return false }
         // Continuation bytes and lead bytes of two-byte letters (Latin
@@ -140,7 +135,7 @@ struct Number {
     var value: Double
     var end: Int
 
-    init?(_ b: [UInt8], at i: Int) {
+    init?(_ b: UnsafeBufferPointer<UInt8>, at i: Int) {
         var j = i
         var whole = 0.0, digits = 0
         while j < b.count && b[j].isDigit {
@@ -159,7 +154,7 @@ struct Number {
             }
             if k < b.count && b[k].isDigit || denominator == 0 { return nil }
             self.value = whole / denominator
-            text = String(decoding: b[i..<k], as: UTF8.self)
+            text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<k]), as: UTF8.self)
             end = k
             return
         }
@@ -167,7 +162,7 @@ struct Number {
         if let f = Number.vulgarFraction(b, at: j) {
             self.value = whole + f
             end = j + 2
-            text = String(decoding: b[i..<end], as: UTF8.self)
+            text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<end]), as: UTF8.self)
             return
         }
         guard digits > 0 else { return nil }
@@ -190,12 +185,12 @@ struct Number {
             j = k
         }
         self.value = value
-        text = String(decoding: b[i..<j], as: UTF8.self)
+        text = String(decoding: UnsafeBufferPointer(rebasing: b[i..<j]), as: UTF8.self)
         end = j
     }
 
     /// ¼, ½ or ¾ (two UTF-8 bytes) at `i`.
-    static func vulgarFraction(_ b: [UInt8], at i: Int) -> Double? {
+    static func vulgarFraction(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Double? {
         guard i + 1 < b.count, b[i] == 0xC2 else { return nil }
         switch b[i + 1] {
         case 0xBC: return 0.25

@@ -75,6 +75,64 @@ struct UnitWord {
         return out
     }()
 
-    /// The first byte of each word of `all`, in the same order (0 for none).
-    static let firstBytes: [UInt8] = all.map { $0.bytes.first ?? 0 }
+    /// The words of `all` by their first byte, for the unit after a
+    /// number. Only the words with the right first byte are tried, where
+    /// they lie in one flat array: walking `all` retained and released
+    /// each word's bytes, and "m", the last of two dozen words that start
+    /// with "m", was tried after every one of them.
+    static let byFirst = FirstByteIndex(all.map { $0.bytes })
+}
+
+/// Words grouped by their first byte, in one flat array, each group in the
+/// order of the list it was made from. A class: a reading takes it
+/// without retaining each of its arrays.
+final class FirstByteIndex {
+    /// The words one after the other.
+    private let bytes: [UInt8]
+    /// Per word of a group: where it starts in `bytes`, its length and
+    /// its id (its place in the list), three numbers each; group `c` (the
+    /// words starting with byte `c`) is words `groups[c]..<groups[c + 1]`.
+    private let words: [Int32]
+    private let groups: [Int32]
+
+    /// The id of the first word of the list at `k` of `b` that `accept`
+    /// takes (given its id and where it ends in `b`).
+    @inline(__always)
+    func first(at k: Int, of b: UnsafeBufferPointer<UInt8>, where accept: (_ id: Int, _ end: Int) -> Bool) -> Int? {
+        guard k < b.count else { return nil }
+        let c = Int(b[k])
+        let room = b.count - k
+        return bytes.withUnsafeBufferPointer { wb in
+            words.withUnsafeBufferPointer { w in
+                for j in Int(groups[c])..<Int(groups[c + 1]) {
+                    let n = Int(w[3 * j + 1])
+                    guard n <= room else { continue }
+                    let start = Int(w[3 * j])
+                    var m = 1  // the first byte matched
+                    while m < n && b[k + m] == wb[start + m] { m += 1 }
+                    if m == n && accept(Int(w[3 * j + 2]), k + n) { return Int(w[3 * j + 2]) }
+                }
+                return nil
+            }
+        }
+    }
+
+    init(_ list: [[UInt8]]) {
+        var bytes: [UInt8] = []
+        var byFirst = [[Int32]](repeating: [], count: 256)
+        for (id, w) in list.enumerated() {
+            guard let c = w.first else { continue }
+            byFirst[Int(c)] += [Int32(bytes.count), Int32(w.count), Int32(id)]
+            bytes += w
+        }
+        var words: [Int32] = [], groups: [Int32] = []
+        for group in byFirst {
+            groups.append(Int32(words.count / 3))
+            words += group
+        }
+        groups.append(Int32(words.count / 3))
+        self.bytes = bytes
+        self.words = words
+        self.groups = groups
+    }
 }

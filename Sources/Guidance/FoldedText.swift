@@ -6,89 +6,151 @@
 /// (an ordinal), "1,5" (a decimal) and "1/2" (a fraction) still read as
 /// written.
 ///
-/// Each folded byte remembers the scalar of the original text it came from,
-/// so a match (a distance) can be cut out of the text as the phone wrote it.
+/// Each folded byte remembers where in the original text's UTF-8 the
+/// scalar it came from starts, so a match (a distance) can be cut out of
+/// the text as the phone wrote it. The text is read as UTF-8, one scalar
+/// at a time, with no array of its scalars in between.
 /// No Foundation: the firmware is Embedded Swift.
 struct FoldedText {
-    /// UTF-8, starting and ending with a space, no two spaces in a row.
-    private(set) var bytes: [UInt8]
-    /// For every byte of `bytes`, the index in `scalars` it came from (-1
-    /// for the spaces added at both ends).
-    private(set) var origin: [Int]
-    /// The original text.
-    let scalars: [Unicode.Scalar]
+    /// The folded bytes are `storage[..<count]`: UTF-8, starting and
+    /// ending with a space, no two spaces in a row. The arrays are kept at
+    /// the size of the longest text folded so far and written through
+    /// pointers: appending each byte checked each array's uniqueness and
+    /// capacity, some 150 instructions a scalar.
+    private var storage: [UInt8] = []
+    /// For every folded byte, the UTF-8 offset in `text` of the scalar it
+    /// came from (-1 for the spaces added at both ends).
+    private var origins: [Int32] = []
+    /// The number of folded bytes.
+    private(set) var count = 0
+    /// The original text; its first `sourceCount` UTF-8 bytes (up to
+    /// `maximumScalars` scalars) were read.
+    private(set) var text = ""
+    private(set) var sourceCount = 0
 
     /// Texts longer than this are cut: an instruction is a line or two, and
     /// the cap bounds the work on any input.
     static let maximumScalars = 1024
 
+    init() {}
+
     init(_ text: String) {
-        var s: [Unicode.Scalar] = []
-        s.reserveCapacity(min(text.utf8.count, FoldedText.maximumScalars))
-        for u in text.unicodeScalars {
-            if s.count == FoldedText.maximumScalars { break }
-            s.append(u)
-        }
-        scalars = s
-        // Made with their room: a literal and then more room was two
-        // allocations each, on every text read.
-        bytes = []
-        bytes.reserveCapacity(s.count * 2 + 2)
-        bytes.append(0x20)
-        origin = []
-        origin.reserveCapacity(s.count * 2 + 2)
-        origin.append(-1)
-        for (i, u) in s.enumerated() { append(FoldedText.fold(u), from: i) }
-        if bytes.last != 0x20 { bytes.append(0x20); origin.append(-1) }
+        fold(text)
     }
 
-    private mutating func append(_ folded: Folded, from index: Int) {
-        switch folded {
-        case .drop:
-            return
-        case .space:
-            if bytes.last == 0x20 { return }
-            bytes.append(0x20)
-            origin.append(index)
-        case .scalar(let v):
-            FoldedText.encode(v, into: &bytes)
-            while origin.count < bytes.count { origin.append(index) }
-        }
+    /// The folded bytes, as an array of their own.
+    var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// The folded bytes where they lie.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<count])) }
     }
 
-    /// UTF-8 of one scalar value (a valid scalar: `fold` only returns those).
-    static func encode(_ v: UInt32, into bytes: inout [UInt8]) {
+    /// The UTF-8 of the text read (the capped original).
+    func withSource<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var t = text
+        let n = sourceCount
+        return t.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[..<n])) }
+    }
+
+    /// Folds `text` into this value's arrays, which keep their storage from
+    /// text to text: a reader that folds each new title in the same value
+    /// allocates nothing for it (three arrays made and freed a text before).
+    mutating func fold(_ text: String) {
+        self.text = text
+        var t = text
+        let (n, read) = t.withUTF8 { u in
+            // Folding never makes a scalar longer: the text and the two spaces fit.
+            let room = min(u.count, 4 * FoldedText.maximumScalars) + 2
+            if storage.count < room {
+                storage = [UInt8](repeating: 0, count: room)
+                origins = [Int32](repeating: 0, count: room)
+            }
+            return storage.withUnsafeMutableBufferPointer { b in
+                origins.withUnsafeMutableBufferPointer { o in FoldedText.fold(u, into: b, origins: o) }
+            }
+        }
+        count = n
+        sourceCount = read
+    }
+
+    /// Folds the UTF-8 `u` into `b`, with each byte's origin in `o` (both
+    /// with room for `u` and two spaces): the number of folded bytes and
+    /// of `u`'s bytes read.
+    private static func fold(_ u: UnsafeBufferPointer<UInt8>, into b: UnsafeMutableBufferPointer<UInt8>,
+                             origins o: UnsafeMutableBufferPointer<Int32>) -> (Int, Int) {
+        b[0] = 0x20
+        o[0] = -1
+        var n = 1, i = 0, scalars = 0
+        while i < u.count && scalars < maximumScalars {
+            let (v, length) = scalar(u, at: i)
+            switch fold(v) {
+            case .drop:
+                break
+            case .space:
+                if b[n - 1] != 0x20 {
+                    b[n] = 0x20
+                    o[n] = Int32(i)
+                    n += 1
+                }
+            case .scalar(let f):
+                let m = encode(f, to: b.baseAddress! + n)
+                for k in n..<(n + m) { o[k] = Int32(i) }
+                n += m
+            }
+            i += length
+            scalars += 1
+        }
+        if b[n - 1] != 0x20 {
+            b[n] = 0x20
+            o[n] = -1
+            n += 1
+        }
+        return (n, i)
+    }
+
+    /// The scalar value that starts at `i` of valid UTF-8 (a String's), and
+    /// its length in bytes.
+    @inline(__always)
+    static func scalar(_ u: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = u[i]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let n = length(lead)
+        var v = UInt32(lead) & (0x7F >> n)
+        for k in 1..<n { v = v << 6 | UInt32(u[i + k] & 0x3F) }
+        return (v, n)
+    }
+
+    /// The length of the UTF-8 sequence that starts with `lead`.
+    @inline(__always)
+    static func length(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    /// UTF-8 of one scalar value (a valid scalar: `fold` only returns
+    /// those) at `p`: the number of bytes.
+    @inline(__always)
+    static func encode(_ v: UInt32, to p: UnsafeMutablePointer<UInt8>) -> Int {
         switch v {
         case 0..<0x80:
-            bytes.append(UInt8(v))
+            p[0] = UInt8(v)
+            return 1
         case 0x80..<0x800:
-            bytes.append(0xC0 | UInt8(v >> 6))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xC0 | UInt8(v >> 6)
+            p[1] = 0x80 | UInt8(v & 0x3F)
+            return 2
         case 0x800..<0x10000:
-            bytes.append(0xE0 | UInt8(v >> 12))
-            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xE0 | UInt8(v >> 12)
+            p[1] = 0x80 | UInt8((v >> 6) & 0x3F)
+            p[2] = 0x80 | UInt8(v & 0x3F)
+            return 3
         default:
-            bytes.append(0xF0 | UInt8(v >> 18))
-            bytes.append(0x80 | UInt8((v >> 12) & 0x3F))
-            bytes.append(0x80 | UInt8((v >> 6) & 0x3F))
-            bytes.append(0x80 | UInt8(v & 0x3F))
+            p[0] = 0xF0 | UInt8(v >> 18)
+            p[1] = 0x80 | UInt8((v >> 12) & 0x3F)
+            p[2] = 0x80 | UInt8((v >> 6) & 0x3F)
+            p[3] = 0x80 | UInt8(v & 0x3F)
+            return 4
         }
-    }
-
-    /// The original text from scalar `from` up to, not including, `to`.
-    func original(_ from: Int, _ to: Int) -> String {
-        from < to ? FoldedText.string(scalars[from..<to]) : ""
-    }
-
-    /// A String of these scalars, built from their UTF-8: appending them to
-    /// a String's scalar view runs the standard library's generic append,
-    /// one scalar at a time, several times the cost.
-    static func string<C: Collection>(_ scalars: C) -> String where C.Element == Unicode.Scalar {
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(scalars.count)
-        for u in scalars { encode(u.value, into: &utf8) }
-        return String(decoding: utf8, as: UTF8.self)
     }
 
     // MARK: - Folding one scalar
@@ -108,7 +170,11 @@ struct FoldedText {
                                                  + "lllnnnnnnnnnoooo" + "oooorrrrrrssssss" + "ssttttttuuuuuuuu" + "uuuuwwyyyzzzzzzs").utf8)
 
     static func fold(_ u: Unicode.Scalar) -> Folded {
-        let v = u.value
+        fold(u.value)
+    }
+
+    /// `fold` of a scalar's value (a valid one).
+    static func fold(_ v: UInt32) -> Folded {
         // Most instruction text is ASCII letters and blanks.
         if v >= 0x61 && v <= 0x7A { return .scalar(v) }
         if v == 0x20 { return .space }
@@ -175,13 +241,17 @@ extension UInt8 {
 }
 
 extension FoldedText {
-    /// The scalars of the original text that the folded bytes `from..<to` came from.
-    func scalarRange(_ from: Int, _ to: Int) -> Range<Int> {
-        var lo = scalars.count, hi = 0
-        for k in from..<min(to, origin.count) where origin[k] >= 0 {
-            lo = min(lo, origin[k])
-            hi = max(hi, origin[k] + 1)
+    /// Where in `text`'s UTF-8 the scalars that the folded bytes
+    /// `from..<to` came from lie (whole scalars).
+    func sourceRange(_ from: Int, _ to: Int) -> Range<Int> {
+        withSource { source in
+            var lo = source.count, hi = 0
+            for k in from..<min(to, count) where origins[k] >= 0 {
+                let o = Int(origins[k])
+                lo = min(lo, o)
+                hi = max(hi, o + FoldedText.length(source[o]))
+            }
+            return lo < hi ? lo..<hi : 0..<0
         }
-        return lo < hi ? lo..<hi : 0..<0
     }
 }

@@ -27,7 +27,7 @@ public enum ManeuverClassifier {
     }
 
     static func classify(_ text: FoldedText) -> ManeuverReading {
-        classify(text, CompiledPhrases.shared.index.sightings(text.bytes))
+        classify(text, text.withBytes { CompiledPhrases.shared.index.sightings($0) })
     }
 
     /// `seen`: where each meaning's phrases are first found in `text`.
@@ -35,7 +35,7 @@ public enum ManeuverClassifier {
         let p = CompiledPhrases.shared
         func at(_ m: Meaning) -> Int { seen[m.rawValue] }
         if at(.roundabout) != Int.max {
-            return ManeuverReading(maneuver: .roundabout, roundaboutExit: exitNumber(text.bytes, seen, p))
+            return ManeuverReading(maneuver: .roundabout, roundaboutExit: text.withBytes { exitNumber($0, seen, p) })
         }
         var best: (at: Int, maneuver: Maneuver)?
         // In order of precedence at equal positions.
@@ -61,7 +61,7 @@ public enum ManeuverClassifier {
     /// The roundabout exit: a number with an ordinal ending ("2nd", "2.",
     /// "2ª", "2番目", "第2") or after the word exit ("المخرج ٣"), or an ordinal word ("second", "zweite",
     /// "الثاني"), whichever comes first.
-    static func exitNumber(_ b: [UInt8], _ seen: [Int], _ p: CompiledPhrases) -> Int? {
+    static func exitNumber(_ b: UnsafeBufferPointer<UInt8>, _ seen: [Int], _ p: CompiledPhrases) -> Int? {
         var best: (at: Int, exit: Int)?
         var i = 0
         while i < b.count {
@@ -86,7 +86,7 @@ public enum ManeuverClassifier {
         return best?.exit
     }
 
-    private static func hasOrdinalSuffix(_ b: [UInt8], at j: Int, _ p: CompiledPhrases) -> Bool {
+    private static func hasOrdinalSuffix(_ b: UnsafeBufferPointer<UInt8>, at j: Int, _ p: CompiledPhrases) -> Bool {
         for s in p.ordinalSuffixes {
             if startsWith(b, s, at: j) { return true }
             // Scripts without spaces may still have one after the digits ("2 番目").
@@ -96,7 +96,7 @@ public enum ManeuverClassifier {
         return false
     }
 
-    private static func hasOrdinalPrefix(_ b: [UInt8], before i: Int, _ prefixes: [Phrase]) -> Bool {
+    private static func hasOrdinalPrefix(_ b: UnsafeBufferPointer<UInt8>, before i: Int, _ prefixes: [Phrase]) -> Bool {
         for s in prefixes {
             let n = s.bytes.count
             if i >= n && startsWith(b, s, at: i - n) { return true }
@@ -107,7 +107,7 @@ public enum ManeuverClassifier {
 
     /// `phrase` at exactly `at`, with its word boundary at the end; a
     /// decimal ("2.5") is no ordinal.
-    private static func startsWith(_ b: [UInt8], _ phrase: Phrase, at: Int) -> Bool {
+    private static func startsWith(_ b: UnsafeBufferPointer<UInt8>, _ phrase: Phrase, at: Int) -> Bool {
         let n = phrase.bytes.count
         guard n > 0, at + n <= b.count else { return false }
         for k in 0..<n where b[at + k] != phrase.bytes[k] { return false }
@@ -127,6 +127,9 @@ final class CompiledPhrases {
 
     let index: PhraseIndex
     let exit, ordinalSuffixes, ordinalPrefixes, distanceBefore, distanceAfter: [Phrase]
+    /// `distanceAfter` by first byte: the first in the list that follows a
+    /// distance is the one found first here.
+    let distanceAfterIndex: FirstByteIndex
 
     init(_ tables: [PhraseTable]) {
         func pool(_ get: (PhraseTable) -> [String]) -> [Phrase] {
@@ -139,6 +142,7 @@ final class CompiledPhrases {
         ordinalPrefixes = pool { $0.ordinalPrefixes }
         distanceBefore = pool { $0.distanceBefore }
         distanceAfter = pool { $0.distanceAfter }
+        distanceAfterIndex = FirstByteIndex(distanceAfter.map { $0.bytes })
         var entries: [(Phrase, Int)] = []
         func add(_ meaning: Meaning, _ get: (PhraseTable) -> [String]) {
             for t in tables { for s in get(t) { entries.append((Phrase(s), meaning.rawValue)) } }

@@ -50,24 +50,42 @@ final class PhraseIndex {
     static func bucket(_ a: UInt8, _ b: UInt8) -> Int { (Int(a) &* 31 &+ Int(b)) & (buckets - 1) }
 
     /// Where each meaning is first found in `text` (folded), `Int.max` where not.
-    func sightings(_ text: [UInt8]) -> [Int] {
-        var first = [Int](repeating: Int.max, count: Meaning.count)
-        text.withUnsafeBufferPointer { t in
-            bytes.withUnsafeBufferPointer { pb in
-                phraseStarts.withUnsafeBufferPointer { ps in
-                    items.withUnsafeBufferPointer { it in
-                        bucketStarts.withUnsafeBufferPointer { bs in
-                            scan(t, pb, ps, it, bs, &first)
+    func sightings(_ text: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var first: [Int] = []
+        sightings(text, into: &first)
+        return first
+    }
+
+    /// `sightings(_:)` into `first`, whose storage is kept (a reader reuses it).
+    func sightings(_ t: UnsafeBufferPointer<UInt8>, into first: inout [Int]) {
+        if first.count == Meaning.count {
+            first.withUnsafeMutableBufferPointer { $0.update(repeating: Int.max) }
+        } else {
+            first = [Int](repeating: Int.max, count: Meaning.count)
+        }
+        // Everything the scan reads and writes, where it lies: indexing
+        // the arrays checked their bounds, and `first` its uniqueness.
+        first.withUnsafeMutableBufferPointer { first in
+            meanings.withUnsafeBufferPointer { meanings in
+                flags.withUnsafeBufferPointer { flags in
+                    bytes.withUnsafeBufferPointer { pb in
+                        phraseStarts.withUnsafeBufferPointer { ps in
+                            items.withUnsafeBufferPointer { it in
+                                bucketStarts.withUnsafeBufferPointer { bs in
+                                    PhraseIndex.scan(t, pb, ps, it, bs, meanings, flags, first)
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return first
     }
 
-    private func scan(_ t: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>, _ ps: UnsafeBufferPointer<Int32>,
-                      _ it: UnsafeBufferPointer<Int32>, _ bs: UnsafeBufferPointer<Int32>, _ first: inout [Int]) {
+    private static func scan(_ t: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>,
+                             _ ps: UnsafeBufferPointer<Int32>, _ it: UnsafeBufferPointer<Int32>,
+                             _ bs: UnsafeBufferPointer<Int32>, _ meanings: UnsafeBufferPointer<Int32>,
+                             _ flags: UnsafeBufferPointer<UInt8>, _ first: UnsafeMutableBufferPointer<Int>) {
         let count = t.count
         var i = 0
         while i + 1 < count {

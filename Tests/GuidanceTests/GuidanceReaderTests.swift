@@ -51,3 +51,40 @@ import Testing
         }
     }
 }
+
+/// The text without its distance is cut from the text as the phone wrote
+/// it (its UTF-8, read one scalar at a time): multi-byte letters, blanks
+/// and separators are kept or trimmed whole, and the cap on the text's
+/// length counts scalars, not bytes.
+@Suite struct DistanceCutTests {
+    @Test(arguments: [
+        ("In 200\u{00A0}m , turn left", "turn left"),
+        ("、200メートル先、左方向です", "左方向です"),
+        ("بعد ٢٠٠ م، انعطف يسارا", "انعطف يسارا"),
+        ("Dans 300 m · tournez à droite — rue de l’Église", "tournez à droite — rue de l’Église"),
+        ("Tournez à droite dans 300 m", "Tournez à droite"),
+        ("e\u{301}toile · 200 m", "e\u{301}toile"),
+    ])
+    func cutKeepsTheRestAsWritten(text: String, rest: String) {
+        #expect(Guidance(title: text, message: "").title == rest)
+        #expect(Guidance(title: "", message: text).message == rest)
+    }
+
+    /// 1,024 scalars are read: "In 200 m " is nine of them, so 1,015 of
+    /// the two-byte letters after it are kept.
+    @Test func capCountsScalars() {
+        let g = Guidance(title: "In 200 m " + String(repeating: "é", count: 1100), message: "")
+        #expect(g.distance?.metres == 200)
+        #expect(g.title == String(repeating: "é", count: 1015))
+    }
+
+    /// A reader reuses its arrays from text to text: a short text after a
+    /// long one is read as if it came first.
+    @Test func shortAfterLong() {
+        var reader = GuidanceReader()
+        _ = reader.read(title: "In 2 km " + String(repeating: "ü ", count: 600), message: "")
+        let read = reader.read(title: "In 300 m", message: "Turn left")
+        #expect(read == Guidance(title: "In 300 m", message: "Turn left"))
+        #expect(read.title == "" && read.message == "Turn left" && read.maneuver == .left)
+    }
+}
