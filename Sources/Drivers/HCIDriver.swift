@@ -181,7 +181,11 @@ public final class HCIDriver: LoopDevice {
     }
 
     private func writePending(now: Instant) {
-        guard let t = transport else { return }
+        // Once per wake-up, mostly with nothing queued: then nothing the
+        // farewell depends on changed since it was last armed (`send`
+        // only queues; writing, `endOnCrash` and closing re-arm it; a
+        // transport opened again has no links until `endOnCrash` names them).
+        guard let t = transport, !outgoing.isEmpty else { return }
         while !outgoing.isEmpty {
             do {
                 let n = try FileDescriptor.write(t.fd, outgoing.nextWrite)
