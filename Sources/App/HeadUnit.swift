@@ -221,9 +221,11 @@ final class HeadUnit {
     /// What the devices read, to the core, in the order they matter: the
     /// controller's bytes first (what the phone said), then the person's.
     private func takeInputs(now: Instant) {
-        let acknowledged = keysStored
-        keysStored.removeAll()
-        for ok in acknowledged { core.keysStored(ok: ok, now: now) }
+        if !keysStored.isEmpty {
+            let acknowledged = keysStored
+            keysStored.removeAll()
+            for ok in acknowledged { core.keysStored(ok: ok, now: now) }
+        }
         while let event = transport.pollEvent() {
             switch event {
             case .opened: core.start(now: now)
@@ -254,7 +256,7 @@ final class HeadUnit {
         transport.flush(now: now)
         transport.endOnCrash(core.links.keys)
         while core.hasStateWrites { write(core.takeStateWrite(), now: now) }
-        events.batch { while core.hasEvents { events.write(core.takeEvent()) } }
+        if core.hasEvents { events.batch { while core.hasEvents { events.write(core.takeEvent()) } } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         updateScreen(now: now)
     }
