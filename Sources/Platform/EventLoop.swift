@@ -215,34 +215,32 @@ public final class EventLoop: Waiting {
 
 /// The devices one loop waits on, and what a wait found handed to them.
 /// Each device is asked for its deadline once per wait, while the set is
-/// filled; after the wait only a device that was handed readiness is asked
-/// again (reading may have moved its deadline: a transport lost and its
-/// reopen scheduled). Nothing else calls a device between the fill and the
-/// dispatch, so the others' deadlines are still the ones they gave.
+/// filled. After the wait a device handed readiness is asked again
+/// (reading may have moved its deadline: a transport lost and its reopen
+/// scheduled); the others only when the earliest deadline `fill` found has
+/// passed, since nothing calls a device between the fill and the dispatch.
 public struct LoopDevices {
     public let devices: [any LoopDevice]
-    /// Each device's deadline as `fill` found it.
-    private var due: [Instant?]
+    /// The earliest of the devices' deadlines as `fill` found them.
+    private var earliestDue: Instant?
 
     public init(_ devices: [any LoopDevice]) {
         self.devices = devices
-        due = [Instant?](repeating: nil, count: devices.count)
     }
 
     /// Empties `set` and adds every device's descriptors, each under its
     /// index as owner; returns the earliest of the devices' deadlines.
     public mutating func fill(_ set: inout PollSet) -> Instant? {
         set.removeAll()
-        var earliestDue: Instant?
+        var due: Instant?
         for i in 0..<devices.count {
             let device = devices[i]
             set.owner = i
             device.addDescriptors(to: &set)
-            let at = device.nextDeadline
-            due[i] = at
-            earliestDue = earliest(earliestDue, at)
+            due = earliest(due, device.nextDeadline)
         }
-        return earliestDue
+        earliestDue = due
+        return due
     }
 
     /// Each ready descriptor to its device, then its timeout to each
@@ -250,19 +248,19 @@ public struct LoopDevices {
     /// (`inout`): passed by value, its two arrays were retained and
     /// released on every wake-up.
     public func dispatch(_ set: inout PollSet, now: Instant) {
-        // Bit i: device i was handed readiness (devices past 64 are always asked again).
+        var askAll = earliestDue.map { $0 <= now } ?? false
+        // Bit i: device i was handed readiness (past 64, every device is asked).
         var handled: UInt64 = 0
         for i in 0..<set.count {
             let readiness = set.readiness(i)
             let owner = set.owner(i)
             guard readiness.revents != 0, owner >= 0, owner < devices.count else { continue }
             devices[owner].handle(readiness, on: set.fd(i), now: now)
-            if owner < 64 { handled |= 1 << UInt64(owner) }
+            if owner < 64 { handled |= 1 << UInt64(owner) } else { askAll = true }
         }
-        for i in 0..<devices.count {
-            let asked = i >= 64 || handled & (1 << UInt64(i)) != 0
-            guard let at = asked ? devices[i].nextDeadline : due[i], at <= now else { continue }
-            devices[i].handleTimeout(now: now)
+        guard askAll || handled != 0 else { return }
+        for i in 0..<devices.count where askAll || handled & (1 << UInt64(i)) != 0 {
+            if let at = devices[i].nextDeadline, at <= now { devices[i].handleTimeout(now: now) }
         }
     }
 }

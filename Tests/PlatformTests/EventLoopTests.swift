@@ -107,9 +107,9 @@ final class ReschedulingDevice: LoopDevice {
 }
 
 @Suite struct LoopDevicesDispatchTests {
-    /// A device with nothing to read is asked for its deadline once per
-    /// wait, and its timeout still runs when that deadline has passed.
-    @Test func aDeviceNotHandledIsAskedOnceAndStillTimesOut() {
+    /// A device with nothing to read still gets its timeout when its
+    /// deadline has passed, and one whose deadline has not come does not.
+    @Test func aDeviceNotHandledStillTimesOut() {
         let now = Instant(milliseconds: 1_000)
         let due = RecordingDevice()
         due.deadline = now
@@ -142,6 +142,22 @@ final class ReschedulingDevice: LoopDevice {
         devices.dispatch(&set, now: now)
         #expect(device.timeouts == 1)
         #expect(device.deadlineAsked == 2)
+    }
+
+    /// With nothing ready and no deadline passed, no device is asked again.
+    @Test func aQuietWakeUpAsksNoDeviceAgain() {
+        let now = Instant(milliseconds: 1_000)
+        let device = ReschedulingDevice()
+        device.deadline = now.adding(milliseconds: 5)
+        var devices = LoopDevices([device])
+        var set = PollSet()
+        #expect(devices.fill(&set) == now.adding(milliseconds: 5))
+        set.setReadiness(0, Readiness(revents: 0))
+        devices.dispatch(&set, now: now)
+        #expect(device.deadlineAsked == 1)
+        #expect(device.timeouts == 0)
+        devices.dispatch(&set, now: now.adding(milliseconds: 5))
+        #expect(device.timeouts == 1)
     }
 
     /// Input held already is counted as it is added, and forgotten with the set.
