@@ -47,7 +47,7 @@ final class HeadUnit {
     let stateFiles: any StateStorage
     let configuration: HeadUnitConfiguration
     /// Every device the loop waits on, the transport first.
-    private let devices: [any LoopDevice]
+    private var devices: LoopDevices
     private var pollSet = PollSet()
     /// The process exit status once the loop ends (`reboot` sets it).
     var exitStatus: Int32 = 0
@@ -151,7 +151,7 @@ final class HeadUnit {
         var all: [any LoopDevice] = [devices.transport, devices.display]
         if let c = devices.console { all.append(c) }
         if let i = devices.input { all.append(i) }
-        self.devices = all + devices.others
+        self.devices = LoopDevices(all + devices.others)
     }
 
     /// Runs until a termination signal (or `reboot`) has ended the links, or
@@ -184,18 +184,12 @@ final class HeadUnit {
 
     /// One wait and everything it made ready or due.
     func turn() {
-        pollSet.removeAll()
         // Read once per turn: it asks every layer and link. After the wait
         // only the inputs can have moved it, and they arm timers from `now`
         // on, so a timeout can be due then only if it was due here; one
         // due here is asked again, as the inputs may have put it off.
         let coreDeadline = core.nextDeadline
-        var deadline = earliest(earliest(coreDeadline, screenAt), stopAt)
-        for (i, device) in devices.enumerated() {
-            pollSet.owner = i
-            device.addDescriptors(to: &pollSet)
-            deadline = earliest(deadline, device.nextDeadline)
-        }
+        let deadline = earliest(earliest(earliest(coreDeadline, screenAt), stopAt), devices.fill(&pollSet))
         // The key file's acknowledgement is waiting: no sleeping.
         if !keysStored.isEmpty {
             pollSet.owner = -1
@@ -208,7 +202,7 @@ final class HeadUnit {
         case .terminationSignal: shutDownGracefully(now: now)
         case .failed: running = false
         }
-        LoopDevices.dispatch(pollSet, to: devices, now: now)
+        devices.dispatch(&pollSet, now: now)
         takeInputs(now: now)
         if let due = coreDeadline, due <= now, let still = core.nextDeadline, still <= now { core.handleTimeout(now: now) }
         carryOut(now: now)
@@ -227,9 +221,11 @@ final class HeadUnit {
     /// What the devices read, to the core, in the order they matter: the
     /// controller's bytes first (what the phone said), then the person's.
     private func takeInputs(now: Instant) {
-        let acknowledged = keysStored
-        keysStored.removeAll()
-        for ok in acknowledged { core.keysStored(ok: ok, now: now) }
+        if !keysStored.isEmpty {
+            let acknowledged = keysStored
+            keysStored.removeAll()
+            for ok in acknowledged { core.keysStored(ok: ok, now: now) }
+        }
         while let event = transport.pollEvent() {
             switch event {
             case .opened: core.start(now: now)
@@ -260,7 +256,7 @@ final class HeadUnit {
         transport.flush(now: now)
         transport.endOnCrash(core.links.keys)
         while core.hasStateWrites { write(core.takeStateWrite(), now: now) }
-        events.batch { while core.hasEvents { events.write(core.takeEvent()) } }
+        if core.hasEvents { events.batch { while core.hasEvents { events.write(core.takeEvent()) } } }
         while let line = core.pollConsoleLine() { console?.say(line) }
         updateScreen(now: now)
     }

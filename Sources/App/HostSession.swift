@@ -33,17 +33,15 @@ final class HostSession {
     func run(until deadline: Instant, wake: () -> Instant? = { nil }, due: (Instant) -> Void = { _ in },
              while condition: () -> Bool, handle: (HostEvent, Instant) -> Void) {
         var set = PollSet()
-        let devices: [any LoopDevice] = [driver]
+        var devices = LoopDevices([driver])
         var now = loop.now()
         carryOut(now: now, handle)
         while condition() && now < deadline {
-            set.removeAll()
-            set.owner = 0
-            driver.addDescriptors(to: &set)
-            let until = earliest(earliest(earliest(deadline, host.nextDeadline), driver.nextDeadline), wake())
+            let drivers = devices.fill(&set)
+            let until = earliest(earliest(earliest(deadline, host.nextDeadline), drivers), wake())
             guard loop.wait(&set, until: until) == .ready else { return }
             now = loop.now()
-            LoopDevices.dispatch(set, to: devices, now: now)
+            devices.dispatch(&set, now: now)
             if let at = host.nextDeadline, at <= now { host.handleTimeout(now: now) }
             due(now)
             carryOut(now: now, handle)

@@ -27,9 +27,17 @@ public final class HCIDriver: LoopDevice {
     private var reopenAt: Instant?
     private var reopen = HCIReopenSchedule()
     private var outgoing = HCIWriteQueue(packetOriented: false)
+    /// The transport's openings and closings, and bytes read before a closing.
     private var events = FIFO<HCITransportEvent>()
+    /// Bytes read since they were last handed out, newer than `events`:
+    /// one array kept from wake-up to wake-up. The host's framer lets go
+    /// of it once it has taken every packet in it, so the next wake-up
+    /// reads into the same storage: no array made and freed per read.
+    private var received: [UInt8] = []
+    /// `received` was handed out: emptied before the next read.
+    private var receivedTaken = false
     private var lastOpenError = ""
-    /// What each read(2) goes into before it is copied out at its length.
+    /// What each read(2) goes into before it is copied to `received`.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HCIDriver.readSize, alignment: 8)
     private static let readSize = 4096
     /// The links a crash ends (`endOnCrash`), and the handler armed for them.
@@ -55,7 +63,12 @@ public final class HCIDriver: LoopDevice {
     }
 
     /// What the transport did since the last call.
-    public func pollEvent() -> HCITransportEvent? { events.popFirst() }
+    public func pollEvent() -> HCITransportEvent? {
+        if !events.isEmpty { return events.removeFirst() }
+        guard !receivedTaken, !received.isEmpty else { return nil }
+        receivedTaken = true
+        return .received(received)
+    }
 
     /// Queues a packet for the controller; dropped while the transport is closed.
     public func send(_ packet: HCIPacket) {
@@ -148,7 +161,11 @@ public final class HCIDriver: LoopDevice {
         outgoing.removeAll()
         crashLinks = []
         armFarewell()
-        if notify { events.append(.closed) }
+        guard notify else { return }
+        // What was read before the end goes first.
+        if !receivedTaken && !received.isEmpty { events.append(.received(received)) }
+        receivedTaken = true
+        events.append(.closed)
     }
 
     private func transportFailed(_ why: String, now: Instant) {
@@ -161,18 +178,22 @@ public final class HCIDriver: LoopDevice {
 
     /// Queues what is there to read. A user-channel socket gives one packet per read.
     private func drain(_ t: HCITransport, now: Instant) {
+        if receivedTaken {
+            received.removeAll(keepingCapacity: true)
+            receivedTaken = false
+        }
         for _ in 0..<64 {
             do {
-                guard let bytes = try FileDescriptor.read(t.fd, through: readBuffer) else { break }
-                if bytes.isEmpty {
+                guard let count = try FileDescriptor.read(t.fd, into: readBuffer) else { break }
+                if count == 0 {
                     transportFailed("end of stream", now: now)
                     return
                 }
-                events.append(.received(bytes))
+                received.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
                 // A stream (TCP, UART) that gave less than asked for is
                 // drained: poll(2) reports it again when more arrives,
                 // so the read that would only say EAGAIN is saved.
-                if !t.isPacketOriented && bytes.count < HCIDriver.readSize { break }
+                if !t.isPacketOriented && count < HCIDriver.readSize { break }
             } catch {
                 transportFailed(error.description, now: now)
                 return
@@ -181,7 +202,11 @@ public final class HCIDriver: LoopDevice {
     }
 
     private func writePending(now: Instant) {
-        guard let t = transport else { return }
+        // Once per wake-up, mostly with nothing queued: then nothing the
+        // farewell depends on changed since it was last armed (`send`
+        // only queues; writing, `endOnCrash` and closing re-arm it; a
+        // transport opened again has no links until `endOnCrash` names them).
+        guard let t = transport, !outgoing.isEmpty else { return }
         while !outgoing.isEmpty {
             do {
                 let n = try FileDescriptor.write(t.fd, outgoing.nextWrite)

@@ -61,7 +61,8 @@ struct HCIWriteQueue {
 
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
-        packetEnds.removeAll(keepingCapacity: true)
+        // Empty on a stream: asking cost as much as the bytes' reset.
+        if !packetEnds.isEmpty { packetEnds.removeAll(keepingCapacity: true) }
         nextPacket = 0
         sent = 0
     }

@@ -117,7 +117,8 @@ public final class InputDevices: LoopDevice {
 
     public var nextDeadline: Instant? {
         var next = retryAt
-        for at in reopenAt.values { next = earliest(next, at) }
+        // Asked before every wait, mostly with no device to reopen (see above).
+        if !reopenAt.isEmpty { for at in reopenAt.values { next = earliest(next, at) } }
         return next
     }
 

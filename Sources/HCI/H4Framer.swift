@@ -135,6 +135,14 @@ public struct H4Framer {
             }
             return (type, body)
         }
+        // Every packet taken: let go of the bytes, so that a transport
+        // that keeps one array for its reads (`HCIDriver`) reads into it
+        // again instead of copying it (the next append takes whatever
+        // comes as the buffer).
+        if !buffer.isEmpty {
+            buffer = []
+            start = 0
+        }
         return nil
     }
 

@@ -20,6 +20,9 @@ public struct PollSet {
     private var entries: [pollfd] = []
     private var entryOwners: [Int] = []
     public private(set) var count = 0
+    /// Entries ready without a descriptor (`addReady`): a wait with any
+    /// returns at once. Counted as they are added, not looked for.
+    private var readyAlready = 0
     /// The owner whose descriptors `add` records now.
     public var owner = 0
 
@@ -29,7 +32,10 @@ public struct PollSet {
     public var descriptors: ArraySlice<pollfd> { entries[..<count] }
     public var owners: ArraySlice<Int> { entryOwners[..<count] }
 
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() {
+        count = 0
+        readyAlready = 0
+    }
 
     /// Waits for `fd` to be readable, and writable too when asked.
     public mutating func add(_ fd: Int32, writable: Bool = false) {
@@ -42,6 +48,7 @@ public struct PollSet {
     /// returns at once and reports it readable, under descriptor -1.
     public mutating func addReady() {
         put(pollfd(fd: -1, events: Int16(POLLIN), revents: Int16(POLLIN)))
+        readyAlready += 1
     }
 
     private mutating func put(_ entry: pollfd) {
@@ -55,24 +62,30 @@ public struct PollSet {
         count += 1
     }
 
-    public var hasReadyAlready: Bool { descriptors.contains { $0.fd < 0 && $0.revents != 0 } }
+    public var hasReadyAlready: Bool { readyAlready > 0 }
 
     public func fd(_ i: Int) -> Int32 { entries[i].fd }
     public func readiness(_ i: Int) -> Readiness { Readiness(revents: entries[i].revents) }
     func owner(_ i: Int) -> Int { entryOwners[i] }
 
     /// Marks entry `i` as ready (for a waiter that does not call poll(2)).
-    public mutating func setReadiness(_ i: Int, _ readiness: Readiness) { entries[i].revents = readiness.revents }
+    public mutating func setReadiness(_ i: Int, _ readiness: Readiness) {
+        if entries[i].fd < 0 { readyAlready += (readiness.revents != 0 ? 1 : 0) - (entries[i].revents != 0 ? 1 : 0) }
+        entries[i].revents = readiness.revents
+    }
 
     /// Runs poll(2) on the set; pre-ready entries keep their readiness.
     mutating func poll(timeout: Int32) -> Int32 {
         let used = count
         let n = entries.withUnsafeMutableBufferPointer { CLinux.poll($0.baseAddress, nfds_t(used), timeout) }
         // poll(2) clears the revents of negative descriptors it skips.
-        for i in 0..<used where entries[i].fd < 0 { entries[i].revents = Int16(POLLIN) }
+        if readyAlready > 0 {
+            for i in 0..<used where entries[i].fd < 0 { entries[i].revents = Int16(POLLIN) }
+        }
         return n
     }
 
+    /// Drops the last entry, a descriptor's (the wait's own signalfd).
     mutating func removeLast() { count -= 1 }
 }
 
@@ -185,39 +198,69 @@ public final class EventLoop: Waiting {
     @discardableResult
     public func run(_ devices: [any LoopDevice], until deadline: Instant, while condition: () -> Bool) -> Bool {
         var set = PollSet()
+        var loop = LoopDevices(devices)
         while condition() {
-            var wake = earliest(nil, deadline)
-            for d in devices { wake = earliest(wake, d.nextDeadline) }
-            set.removeAll()
-            for (i, d) in devices.enumerated() {
-                set.owner = i
-                d.addDescriptors(to: &set)
-            }
+            let wake = earliest(loop.fill(&set), deadline)
             switch wait(&set, until: wake) {
             case .terminationSignal, .failed: return false
             case .ready: break
             }
             let now = Clock.now()
-            LoopDevices.dispatch(set, to: devices, now: now)
+            loop.dispatch(&set, now: now)
             if now >= deadline { break }
         }
         return true
     }
 }
 
-/// Handing what a wait found to the devices that asked.
-public enum LoopDevices {
-    /// Each ready descriptor to its device, then each device whose deadline
-    /// has passed its timeout.
-    public static func dispatch(_ set: PollSet, to devices: [any LoopDevice], now: Instant) {
+/// The devices one loop waits on, and what a wait found handed to them.
+/// Each device is asked for its deadline once per wait, while the set is
+/// filled. After the wait a device handed readiness is asked again
+/// (reading may have moved its deadline: a transport lost and its reopen
+/// scheduled); the others only when the earliest deadline `fill` found has
+/// passed, since nothing calls a device between the fill and the dispatch.
+public struct LoopDevices {
+    public let devices: [any LoopDevice]
+    /// The earliest of the devices' deadlines as `fill` found them.
+    private var earliestDue: Instant?
+
+    public init(_ devices: [any LoopDevice]) {
+        self.devices = devices
+    }
+
+    /// Empties `set` and adds every device's descriptors, each under its
+    /// index as owner; returns the earliest of the devices' deadlines.
+    public mutating func fill(_ set: inout PollSet) -> Instant? {
+        set.removeAll()
+        var due: Instant?
+        for i in 0..<devices.count {
+            let device = devices[i]
+            set.owner = i
+            device.addDescriptors(to: &set)
+            due = earliest(due, device.nextDeadline)
+        }
+        earliestDue = due
+        return due
+    }
+
+    /// Each ready descriptor to its device, then its timeout to each
+    /// device whose deadline has passed. The set is borrowed in place
+    /// (`inout`): passed by value, its two arrays were retained and
+    /// released on every wake-up.
+    public func dispatch(_ set: inout PollSet, now: Instant) {
+        var askAll = earliestDue.map { $0 <= now } ?? false
+        // Bit i: device i was handed readiness (past 64, every device is asked).
+        var handled: UInt64 = 0
         for i in 0..<set.count {
             let readiness = set.readiness(i)
             let owner = set.owner(i)
             guard readiness.revents != 0, owner >= 0, owner < devices.count else { continue }
             devices[owner].handle(readiness, on: set.fd(i), now: now)
+            if owner < 64 { handled |= 1 << UInt64(owner) } else { askAll = true }
         }
-        for d in devices {
-            if let due = d.nextDeadline, due <= now { d.handleTimeout(now: now) }
+        guard askAll || handled != 0 else { return }
+        for i in 0..<devices.count where askAll || handled & (1 << UInt64(i)) != 0 {
+            if let at = devices[i].nextDeadline, at <= now { devices[i].handleTimeout(now: now) }
         }
     }
 }

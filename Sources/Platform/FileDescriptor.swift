@@ -29,14 +29,12 @@ public enum FileDescriptor {
     }
 
     /// Reads what is available into `buffer`, up to its size, and returns
-    /// it as an array of just that length: for a reader that keeps one
-    /// buffer for all its reads, so each read allocates only the bytes it
-    /// got (a few hundred on the HCI path), not the most it could get. An
-    /// empty result means end of stream; nil means nothing to read right now.
-    public static func read(_ fd: Int32, through buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> [UInt8]? {
+    /// how many bytes it got: for a reader that keeps one buffer for all
+    /// its reads. 0 means end of stream; nil means nothing to read right now.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
         while true {
             let n = CLinux.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return Array(UnsafeRawBufferPointer(rebasing: buffer[..<n])) }
+            if n >= 0 { return n }
             let error = SystemError("read")
             if error.isInterrupted { continue }
             if error.isWouldBlock { return nil }

@@ -85,3 +85,94 @@ final class RecordingDevice: LoopDevice {
         #expect(later.timeouts == 0)
     }
 }
+
+/// A device whose reading moves its own deadline: a transport that finds
+/// its peer gone and schedules the reopen at once.
+final class ReschedulingDevice: LoopDevice {
+    var deadlineAfterRead: Instant?
+    var deadline: Instant?
+    var deadlineAsked = 0
+    var timeouts = 0
+
+    func addDescriptors(to set: inout PollSet) { set.addReady() }
+    func handle(_ readiness: Readiness, on fd: Int32, now: Instant) { deadline = deadlineAfterRead }
+    var nextDeadline: Instant? {
+        deadlineAsked += 1
+        return deadline
+    }
+    func handleTimeout(now: Instant) {
+        timeouts += 1
+        deadline = nil
+    }
+}
+
+@Suite struct LoopDevicesDispatchTests {
+    /// A device with nothing to read still gets its timeout when its
+    /// deadline has passed, and one whose deadline has not come does not.
+    @Test func aDeviceNotHandledStillTimesOut() {
+        let now = Instant(milliseconds: 1_000)
+        let due = RecordingDevice()
+        due.deadline = now
+        let later = RecordingDevice()
+        later.deadline = now.adding(milliseconds: 1)
+        var devices = LoopDevices([due, later])
+        var set = PollSet()
+        #expect(devices.fill(&set) == now)
+        devices.dispatch(&set, now: now)
+        #expect(due.timeouts == 1)
+        #expect(later.timeouts == 0)
+        // The next wait: the timeout cleared it.
+        #expect(devices.fill(&set) == now.adding(milliseconds: 1))
+        devices.dispatch(&set, now: now.adding(milliseconds: 1))
+        #expect(later.timeouts == 1)
+        #expect(devices.fill(&set) == nil)
+    }
+
+    /// A device handed readiness is asked again: what it read may have
+    /// made a deadline due now, and its timeout runs in the same dispatch.
+    @Test func aDeviceHandledIsAskedAgainAfterItsRead() {
+        let now = Instant(milliseconds: 1_000)
+        let device = ReschedulingDevice()
+        device.deadlineAfterRead = now
+        var devices = LoopDevices([RecordingDevice(), device])
+        var set = PollSet()
+        #expect(devices.fill(&set) == nil)
+        #expect(set.hasReadyAlready)
+        #expect(set.owners.last == 1)
+        devices.dispatch(&set, now: now)
+        #expect(device.timeouts == 1)
+        #expect(device.deadlineAsked == 2)
+    }
+
+    /// With nothing ready and no deadline passed, no device is asked again.
+    @Test func aQuietWakeUpAsksNoDeviceAgain() {
+        let now = Instant(milliseconds: 1_000)
+        let device = ReschedulingDevice()
+        device.deadline = now.adding(milliseconds: 5)
+        var devices = LoopDevices([device])
+        var set = PollSet()
+        #expect(devices.fill(&set) == now.adding(milliseconds: 5))
+        set.setReadiness(0, Readiness(revents: 0))
+        devices.dispatch(&set, now: now)
+        #expect(device.deadlineAsked == 1)
+        #expect(device.timeouts == 0)
+        devices.dispatch(&set, now: now.adding(milliseconds: 5))
+        #expect(device.timeouts == 1)
+    }
+
+    /// Input held already is counted as it is added, and forgotten with the set.
+    @Test func heldInputIsCountedUntilTheSetIsEmptied() {
+        var set = PollSet()
+        set.add(0)
+        #expect(!set.hasReadyAlready)
+        set.addReady()
+        #expect(set.hasReadyAlready)
+        set.setReadiness(1, Readiness(revents: 0))
+        #expect(!set.hasReadyAlready)
+        set.setReadiness(1, Readiness(revents: Int16(POLLIN)))
+        #expect(set.hasReadyAlready)
+        set.removeAll()
+        #expect(!set.hasReadyAlready)
+        #expect(set.isEmpty)
+    }
+}
