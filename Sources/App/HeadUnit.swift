@@ -92,6 +92,11 @@ final class HeadUnit {
                 Log.error("watchdog", "\(error); running without the watchdog (a hung head unit will not reset the board)")
             }
         }
+        // The controller's transport before the display: a UART attached
+        // now is set up by the kernel while the first frame is drawn, and
+        // binds at once when the loop starts (HCIDriver.start).
+        let transport = HCIDriver(spec: options.spec)
+        transport.start(now: loop.now())
         let events = EventLog(path: options.eventsPath, clock: loop)
         let fonts = options.display == .none ? nil
             : FontLocator.load(configured: configuration.fontsDirectory, fallbacks: configuration.fallbackFonts)
@@ -105,7 +110,7 @@ final class HeadUnit {
                 Log.error("console", "\(error); running without a console")
             }
         }
-        let devices = HeadUnitDevices(waiting: loop, transport: HCIDriver(spec: options.spec), console: console,
+        let devices = HeadUnitDevices(waiting: loop, transport: transport, console: console,
                                       input: InputDevices(settings: configuration.input, panelWidth: physical.width,
                                                           panelHeight: physical.height),
                                       display: screen, files: StateFiles(directory: options.stateDirectory), others: others)

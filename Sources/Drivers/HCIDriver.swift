@@ -37,6 +37,9 @@ public final class HCIDriver: LoopDevice {
     /// `received` was handed out: emptied before the next read.
     private var receivedTaken = false
     private var lastOpenError = ""
+    /// A UART this driver attached whose device is still in the kernel's
+    /// setup: held (its tty open) until the user channel binds.
+    private var uart: UARTAttach.Attached?
     /// What each read(2) goes into before it is copied to `received`.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HCIDriver.readSize, alignment: 8)
     private static let readSize = 4096
@@ -52,14 +55,23 @@ public final class HCIDriver: LoopDevice {
 
     public var isOpen: Bool { transport != nil }
 
-    /// Opens the transport now, or keeps trying in the background.
+    /// Opens the transport now, or keeps trying in the background. Called
+    /// again while open, it does nothing: a head unit starts its transport
+    /// before it opens the display, so that the kernel sets up the UART's
+    /// controller while the first frame is drawn, and again when its loop
+    /// starts.
     public func start(now: Instant) {
+        guard transport == nil else { return }
         open(now: now)
     }
 
     public func shutdown() {
         reopenAt = nil
         closeTransport(notify: false)
+        if let held = uart {
+            FileDescriptor.close(held.ttyFD)
+            uart = nil
+        }
     }
 
     /// What the transport did since the last call.
@@ -123,7 +135,7 @@ public final class HCIDriver: LoopDevice {
     private func open(now: Instant) {
         reopenAt = nil
         do {
-            let t = try HCITransport.open(spec)
+            let t = try HCITransport.open(spec, uart: &uart)
             transport = t
             outgoing = HCIWriteQueue(packetOriented: t.isPacketOriented)
             reopen.opened()
@@ -148,10 +160,14 @@ public final class HCIDriver: LoopDevice {
     }
 
     /// A user channel's controller that the kernel has not registered yet
-    /// (ENODEV) or is still setting up (EBUSY): see `HCIReopenSchedule`.
+    /// (ENODEV) or is still setting up (EBUSY), or a UART's just attached
+    /// (EBUSY, its tty held): see `HCIReopenSchedule`.
     private func controllerStillComing(_ error: SystemError) -> Bool {
-        guard case .userChannel = spec else { return false }
-        return error.code == ENODEV || error.code == EBUSY
+        switch spec {
+        case .userChannel: return error.code == ENODEV || error.code == EBUSY
+        case .uart: return uart != nil && error.code == EBUSY
+        case .tcp: return false
+        }
     }
 
     private func closeTransport(notify: Bool) {

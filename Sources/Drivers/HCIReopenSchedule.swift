@@ -7,10 +7,12 @@ import BluetoothCore
 /// A controller the kernel is still bringing up is another case: on a Pi,
 /// hci_uart registers hci0 only once the chip has answered (until then
 /// binding answers ENODEV) and keeps it in its setup while btbcm downloads
-/// the patch RAM (EBUSY). That one is tried every 100 ms for up to 15 s, so
-/// the head unit can start beside the bring-up (rcS does not wait for hci0)
-/// and still takes the controller over within 0.1 s of the setup's end,
-/// where the doubling back-off would have added up to a second.
+/// the patch RAM (EBUSY); a UART the driver has just attached itself is in
+/// the kernel's setup for a moment too (EBUSY). That one is tried every
+/// 100 ms for up to 15 s, so the head unit can start beside the bring-up
+/// (rcS does not wait for hci0) and still takes the controller over within
+/// 0.1 s of the setup's end, where the doubling back-off would have added
+/// up to a second.
 struct HCIReopenSchedule {
     static let firstDelayMilliseconds: Int64 = 250
     static let maxDelayMilliseconds: Int64 = 5000

@@ -21,45 +21,39 @@ final class HCITransport {
         self.ttyFD = ttyFD
     }
 
-    static func open(_ spec: TransportSpec) throws(SystemError) -> HCITransport {
+    /// One try at opening `spec`. A UART is attached once (`uart` holds it
+    /// between tries) and then bound: the device just attached is in the
+    /// kernel's setup for a moment and binding answers EBUSY meanwhile,
+    /// which is thrown like any failure and tried again on the driver's
+    /// schedule (HCIReopenSchedule), with the tty still held. Nothing here
+    /// waits: a wait would hold the event loop and the first frame.
+    static func open(_ spec: TransportSpec, uart: inout UARTAttach.Attached?) throws(SystemError) -> HCITransport {
         switch spec {
         case .userChannel(let device):
-            // One try: a controller still being set up is tried again by the
-            // driver's schedule (HCIReopenSchedule), not waited for here,
-            // which would hold the event loop and the first frame.
             return HCITransport(spec: spec, fd: try UserChannel.open(device: device), packetOriented: true)
         case let .uart(path, baud):
-            let attached = try UARTAttach.attach(path: path, baud: baud)
+            let attached: UARTAttach.Attached
+            if let held = uart {
+                attached = held
+            } else {
+                attached = try UARTAttach.attach(path: path, baud: baud)
+                uart = attached
+            }
             do {
-                let fd = try openUserChannel(attached.device)
+                let fd = try UserChannel.open(device: attached.device)
+                uart = nil
                 return HCITransport(spec: spec, fd: fd, packetOriented: true, ttyFD: attached.ttyFD)
             } catch {
-                FileDescriptor.close(attached.ttyFD)
+                // Still in its setup: keep the tty (closing it would remove
+                // the device). Anything else: attach again next time.
+                if error.code != EBUSY {
+                    FileDescriptor.close(attached.ttyFD)
+                    uart = nil
+                }
                 throw error
             }
         case let .tcp(host, port):
             return HCITransport(spec: spec, fd: try TCPConnect.connect(host: host, port: port), packetOriented: false)
-        }
-    }
-
-    /// A device just attached to a UART by this process is set up by the
-    /// kernel for a few seconds, and binding answers EBUSY meanwhile: retry
-    /// for up to 15 s, saying so in the log (the tty must stay held).
-    private static func openUserChannel(_ device: UInt16) throws(SystemError) -> Int32 {
-        let giveUp = Clock.now().adding(seconds: 15)
-        var announced = false
-        while true {
-            do {
-                return try UserChannel.open(device: device)
-            } catch {
-                guard error.code == EBUSY, Clock.now() < giveUp else { throw error }
-                if !announced {
-                    Log.warning("hci", "hci\(device) is busy (kernel setup still running?); retrying for up to 15 s")
-                    announced = true
-                }
-                var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000)
-                _ = nanosleep(&pause, nil)
-            }
         }
     }
 
