@@ -6,22 +6,12 @@
 hu_log() { echo "<6>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-init: $*" >&2; }
 hu_error() { echo "<3>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headunit-init: $*" >&2; }
 
-# The value of NAME=VALUE on the kernel command line (empty if absent).
-# Read by the shell itself: no process started (init asks it often).
-cmdline_get() {
-	local line word
-	read -r line </proc/cmdline
-	for word in $line; do
-		case "$word" in "$1"=*) echo "${word#*=}"; return 0 ;; esac
-	done
-	return 1
-}
-
-# cmdline_set VAR NAME: sets the shell variable VAR to NAME's value on the
-# kernel command line, or returns 1 (VAR unchanged) when it is absent. As
-# cmdline_get, without the subshell of a $(...): each fork costs (under
-# emulation about 3 ms, a program's start about 9 ms), and the scripts
-# that start the head unit ask for a dozen values.
+# cmdline_set VAR NAME: sets the shell variable VAR to the value of
+# NAME=VALUE on the kernel command line, or returns 1 (VAR unchanged) when
+# it is absent. Read by the shell itself: no process started, not even the
+# subshell of a $(cmdline_get ...) (under emulation a fork costs about 3 ms,
+# a program's start about 9 ms; the scripts that start the head unit ask
+# for a dozen values).
 cmdline_set() {
 	local line word
 	read -r line </proc/cmdline
@@ -29,6 +19,12 @@ cmdline_set() {
 		case "$word" in "$2"=*) eval "$1=\${word#*=}"; return 0 ;; esac
 	done
 	return 1
+}
+
+# The value of NAME=VALUE on the kernel command line (empty if absent).
+cmdline_get() {
+	local value
+	cmdline_set value "$1" && echo "$value"
 }
 
 # Loads kernel modules, in the order given, with one modprobe: every
