@@ -23,22 +23,10 @@ SLOT_B=4
 BOOTSTATE_OFFSET_BLOCKS=4096
 
 # The whole disk of a partition device: /dev/vda2 -> /dev/vda, /dev/mmcblk0p2 -> /dev/mmcblk0.
-slot_disk_of() {
-	name=${1##*/}
-	disk=$(basename "$(readlink -f "/sys/class/block/$name/..")")
-	[ -b "/dev/$disk" ] && echo "/dev/$disk"
-}
+slot_disk_of() { disk_of "$1"; }
 
 # The partition device NUMBER of DISK: /dev/vda 4 -> /dev/vda4, /dev/mmcblk0 4 -> /dev/mmcblk0p4.
-slot_partition() {
-	for part in "/sys/class/block/${1##*/}/${1##*/}"*; do
-		if [ "$(cat "$part/partition" 2>/dev/null)" = "$2" ]; then
-			echo "/dev/${part##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
+slot_partition() { disk_partition "$1" "$2"; }
 
 slot_name() { [ "$1" = "$SLOT_B" ] && echo B || echo A; }
 slot_other() { [ "$1" = "$SLOT_B" ] && echo "$SLOT_A" || echo "$SLOT_B"; }
@@ -46,7 +34,10 @@ slot_other() { [ "$1" = "$SLOT_B" ] && echo "$SLOT_A" || echo "$SLOT_B"; }
 # Reads the boot state of DISK into BS_ACTIVE, BS_TRIAL, BS_TRIED, BS_FAILED.
 bootstate_read() {
 	BS_ACTIVE=$SLOT_A BS_TRIAL=0 BS_TRIED=0 BS_FAILED=0
-	line=$(dd if="$1" bs=512 skip="$BOOTSTATE_OFFSET_BLOCKS" count=1 2>/dev/null | tr -d '\000' | head -n 1)
+	line=$(dd if="$1" bs=512 skip="$BOOTSTATE_OFFSET_BLOCKS" count=1 2>/dev/null | tr -d '\000')
+	# Its first line (the shell cuts it: no head started).
+	line=${line%%"
+"*}
 	case "$line" in HUSLOT1\ *) ;; *) return 0 ;; esac
 	for word in $line; do
 		case "$word" in
