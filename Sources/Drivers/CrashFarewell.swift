@@ -28,11 +28,12 @@ struct CrashFarewell {
     /// Arms the handler for `links` on `fd`, or disarms it (`fd` nil or no links).
     mutating func update(fd newFD: Int32?, links newLinks: [ConnectionHandle]) {
         let fd = newFD ?? -1
-        // What it mostly is (after every write to the controller): as armed.
-        if fd == self.fd && (fd < 0 ? links.isEmpty : newLinks.count <= Self.maximumLinks && newLinks == links) { return }
-        let links = fd < 0 ? [] : Array(newLinks.prefix(Self.maximumLinks))
-        guard fd != self.fd || links != self.links else { return }
+        let kept = newLinks.prefix(fd < 0 ? 0 : Self.maximumLinks)
+        // Asked every turn, and mostly as armed: compared where the links
+        // lie, copied only when they changed.
+        guard fd != self.fd || kept != self.links[...] else { return }
         self.fd = fd
+        let links = Array(kept)
         self.links = links
         if !links.isEmpty && !installed {
             installed = true
