@@ -9,7 +9,7 @@ hu_error() { echo "<3>headunit-init: $*" >/dev/kmsg 2>/dev/null || echo "headuni
 # cmdline_set VAR NAME: sets the shell variable VAR to the value of
 # NAME=VALUE on the kernel command line, or returns 1 (VAR unchanged) when
 # it is absent. Read by the shell itself: no process started, not even the
-# subshell of a $(cmdline_get ...) (under emulation a fork costs about 3 ms,
+# subshell of a $(...) around it (under emulation a fork costs about 3 ms,
 # a program's start about 9 ms; the scripts that start the head unit ask
 # for a dozen values).
 cmdline_set() {
@@ -19,12 +19,6 @@ cmdline_set() {
 		case "$word" in "$2"=*) eval "$1=\${word#*=}"; return 0 ;; esac
 	done
 	return 1
-}
-
-# The value of NAME=VALUE on the kernel command line (empty if absent).
-cmdline_get() {
-	local value
-	cmdline_set value "$1" && echo "$value"
 }
 
 # Loads kernel modules, in the order given, with one modprobe: every

@@ -22,11 +22,6 @@ SLOT_A=2
 SLOT_B=4
 BOOTSTATE_OFFSET_BLOCKS=4096
 
-# The whole disk of a partition device: /dev/vda2 -> /dev/vda, /dev/mmcblk0p2 -> /dev/mmcblk0.
-slot_disk_of() { disk_of "$1"; }
-
-# The partition device NUMBER of DISK: /dev/vda 4 -> /dev/vda4, /dev/mmcblk0 4 -> /dev/mmcblk0p4.
-slot_partition() { disk_partition "$1" "$2"; }
 
 slot_name() { [ "$1" = "$SLOT_B" ] && echo B || echo A; }
 slot_other() { [ "$1" = "$SLOT_B" ] && echo "$SLOT_A" || echo "$SLOT_B"; }
@@ -82,8 +77,10 @@ slot_running() {
 
 # The disk the slots are on: root= of the command line's disk.
 slot_disk() {
-	device=$(device_of "$(cmdline_get root)") || return 1
-	slot_disk_of "$device"
+	local root
+	cmdline_set root root || return 1
+	device=$(device_of "$root") || return 1
+	disk_of "$device"
 }
 
 # Rollback protection: an image's version starts with its commit's UTC time,
